@@ -1,0 +1,68 @@
+package io.colsem
+
+import java.util.Locale
+
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * One typed `spark.colsem.*` key. Values are parsed when a rule reads them, so a bad value fails
+ * the first query that would have used it, with an error naming the key, the value and what is
+ * allowed (see [[ColsemErrors.invalidConfValue]]).
+ */
+final case class ColsemConfEntry[T](
+    key: String,
+    default: T,
+    doc: String,
+    allowedValues: Seq[String],
+    parse: String => Option[T],
+    render: T => String) {
+
+  def defaultString: String = render(default)
+
+  /** The value in `conf`, or the default when unset. */
+  def readFrom(conf: SQLConf): T = conf.getConfString(key, null) match {
+    case null => default
+    case raw => parse(raw.trim).getOrElse(throw ColsemErrors.invalidConfValue(this, raw))
+  }
+}
+
+/** Every `spark.colsem.*` key, with its doc and default. Nothing else defines a key. */
+object ColsemConf {
+  val Prefix = "spark.colsem."
+
+  val Enabled: ColsemConfEntry[Boolean] = boolean(
+    "spark.colsem.enabled", default = true,
+    "Master switch. When false every colsem rule leaves plans untouched and the session " +
+      "behaves exactly as vanilla Spark (colsem_status() still answers).")
+
+  val SinglePassResolverPolicy: ColsemConfEntry[String] = choice(
+    "spark.colsem.singlePassResolver.policy", Seq("warn", "error"), default = "warn",
+    "What to do when Spark's experimental single-pass analyzer " +
+      "(spark.sql.analyzer.singlePassResolver.enabled) is on: it skips the resolution rules " +
+      "colsem injects. 'warn' logs one warning per session; 'error' fails each query with " +
+      "COLSEM_SINGLE_PASS_RESOLVER.")
+
+  /** In the order `colsem_status()` and the docs list them. */
+  val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy)
+
+  private val byKey: Map[String, ColsemConfEntry[_]] =
+    all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap
+
+  def find(key: String): Option[ColsemConfEntry[_]] = byKey.get(key.toLowerCase(Locale.ROOT))
+
+  def isEnabled(conf: SQLConf): Boolean = Enabled.readFrom(conf)
+
+  private def boolean(key: String, default: Boolean, doc: String): ColsemConfEntry[Boolean] =
+    ColsemConfEntry[Boolean](key, default, doc, Seq("true", "false"),
+      raw => raw.toLowerCase(Locale.ROOT) match {
+        case "true" => Some(true)
+        case "false" => Some(false)
+        case _ => None
+      },
+      _.toString)
+
+  private def choice(
+      key: String, values: Seq[String], default: String, doc: String): ColsemConfEntry[String] =
+    ColsemConfEntry[String](key, default, doc, values,
+      raw => values.find(_.equalsIgnoreCase(raw)), identity)
+}

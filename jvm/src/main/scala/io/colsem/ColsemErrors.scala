@@ -1,0 +1,55 @@
+package io.colsem
+
+import org.apache.spark.ErrorClassesJsonReader
+import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.catalyst.trees.Origin
+
+import io.colsem.shims.SparkShims
+
+/**
+ * The one place colsem's errors are made. Error classes, message templates and SQLSTATEs live in
+ * `error/colsem-error-conditions.json`, in the format of Spark's own error-conditions.json. Each
+ * error is an `AnalysisException` carrying its class, SQLSTATE, parameters and, when it belongs to
+ * a piece of the SQL text, that position; PySpark maps it to `pyspark.errors.AnalysisException`
+ * with `getCondition()` and `getSqlState()`.
+ */
+object ColsemErrors {
+  val ConditionsResource = "error/colsem-error-conditions.json"
+
+  lazy val conditions: ErrorClassesJsonReader =
+    new ErrorClassesJsonReader(Seq(getClass.getClassLoader.getResource(ConditionsResource)))
+
+  def invalidConfValue(entry: ColsemConfEntry[_], value: String): AnalysisException =
+    error("COLSEM_INVALID_CONF_VALUE", Map(
+      "confName" -> entry.key, "confValue" -> value,
+      "allowedValues" -> entry.allowedValues.mkString(", "), "default" -> entry.defaultString))
+
+  def unknownConf(key: String, suggestion: Option[String]): AnalysisException =
+    error("COLSEM_UNKNOWN_CONF", Map(
+      "confName" -> key,
+      "suggestion" -> suggestion.map(s => s" Did you mean '$s'?").getOrElse(""),
+      "knownKeys" -> ColsemConf.all.map(_.key).mkString(", ")))
+
+  def singlePassResolverActive(): AnalysisException = error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
+
+  def statusArguments(count: Int): AnalysisException =
+    error("COLSEM_STATUS_ARGUMENTS", Map("argumentCount" -> count.toString))
+
+  /**
+   * Builds the exception. The message follows Spark's layout, `[CLASS] text SQLSTATE: code`, and
+   * Spark appends the SQL fragment the origin points at when it reports the error.
+   */
+  def error(
+      errorClass: String,
+      parameters: Map[String, String],
+      origin: Option[Origin] = None): AnalysisException = {
+    val sqlState = conditions.getSqlState(errorClass)
+    val text = conditions.getErrorMessage(errorClass, parameters)
+    SparkShims.analysisException(
+      message = s"[$errorClass] $text SQLSTATE: $sqlState",
+      errorClass = errorClass,
+      sqlState = sqlState,
+      parameters = parameters,
+      origin = origin)
+  }
+}

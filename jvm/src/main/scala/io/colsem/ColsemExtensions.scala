@@ -1,0 +1,57 @@
+package io.colsem
+
+import java.util.{Collections, WeakHashMap}
+import java.util.concurrent.atomic.AtomicBoolean
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
+
+import io.colsem.shims.SparkShims
+
+/**
+ * colsem's entry point, reached through `spark.sql.extensions=io.colsem.ColsemExtensions` or the
+ * ServiceLoader entry in META-INF/services. Every injection colsem makes is listed in [[inject]].
+ */
+class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
+
+  override def apply(extensions: SparkSessionExtensions): Unit = {
+    val built = BuildInfo.current
+    VersionGuard.mismatch(built, VersionGuard.runningSpark, VersionGuard.runningScala) match {
+      case Some(problem) =>
+        if (ColsemExtensions.mismatchReported.compareAndSet(false, true)) logError(problem)
+      case None if ColsemExtensions.markApplied(extensions) =>
+        inject(extensions)
+        logInfo(s"colsem ${built.colsemVersion} active (built for Spark ${built.sparkLine}, " +
+          s"Scala ${built.scalaBinary}; running Spark ${VersionGuard.runningSpark}). " +
+          s"SELECT * FROM ${StatusTableFunction.Name}() shows its settings.")
+      case None =>
+        // Reached a second time through the other way in (config and ServiceLoader together).
+    }
+  }
+
+  private def inject(extensions: SparkSessionExtensions): Unit = {
+    // Not an injection, but needed by all of them: SQLSTATEs for colsem's error classes.
+    SparkShims.registerErrorConditions(
+      getClass.getClassLoader.getResource(ColsemErrors.ConditionsResource))
+    // SQL-visible status, so any client (Connect, JDBC, spark-sql) can tell colsem is active.
+    extensions.injectTableFunction(StatusTableFunction.description)
+    // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
+    extensions.injectCheckRule(session => new ValidateColsemConf(session))
+    // The single-pass analyzer would skip colsem's rules silently; say so.
+    extensions.injectCheckRule(session => new SinglePassResolverGuard(session))
+  }
+}
+
+object ColsemExtensions {
+  /** The extension objects colsem was applied to. Spark applies both the ServiceLoader provider
+   *  and the `spark.sql.extensions` classes to one object; injecting twice would run each rule
+   *  twice and register the table function twice. */
+  private val applied =
+    Collections.synchronizedMap(new WeakHashMap[SparkSessionExtensions, java.lang.Boolean]())
+
+  /** Both ways in reach a mismatched jar too; one error line per JVM is enough. */
+  private val mismatchReported = new AtomicBoolean(false)
+
+  private[colsem] def markApplied(extensions: SparkSessionExtensions): Boolean =
+    applied.putIfAbsent(extensions, java.lang.Boolean.TRUE) == null
+}

@@ -1,0 +1,52 @@
+package io.colsem.shims
+
+import java.net.URL
+
+import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.catalyst.trees.Origin
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * Everything whose Spark API differs between Spark lines sits behind this object; one copy per
+ * line lives in `jvm/src/main/shims/spark-<line>/`. This is the Spark 4.3 copy.
+ */
+object SparkShims {
+
+  def analysisException(
+      message: String,
+      errorClass: String,
+      sqlState: String,
+      parameters: Map[String, String],
+      origin: Option[Origin]): AnalysisException =
+    new ColsemAnalysisException(message, errorClass, sqlState, parameters, origin)
+
+  private final class ColsemAnalysisException(
+      message: String,
+      errorClass: String,
+      sqlState: String,
+      parameters: Map[String, String],
+      origin: Option[Origin])
+    extends AnalysisException(
+      message,
+      origin.flatMap(_.line),
+      origin.flatMap(_.startPosition),
+      None,
+      Some(errorClass),
+      parameters,
+      origin.map(_.getQueryContext).getOrElse(Array.empty),
+      Some(sqlState),
+      None)
+
+  /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
+  def registerErrorConditions(conditions: URL): Unit =
+    org.apache.spark.colsem.ErrorConditionRegistry.register(conditions)
+
+  private val SinglePassResolverKeys = Seq(
+    "spark.sql.analyzer.singlePassResolver.enabled",
+    "spark.sql.analyzer.singlePassResolver.enabledTentatively")
+
+  /** True when Spark 4's single-pass analyzer may resolve queries instead of the fixed-point one
+   *  (where injected resolution rules run). */
+  def singlePassResolverEnabled(conf: SQLConf): Boolean =
+    SinglePassResolverKeys.exists(k => conf.getConfString(k, "false").trim.equalsIgnoreCase("true"))
+}

@@ -1,0 +1,53 @@
+package io.colsem
+
+import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.internal.SQLConf
+import org.scalatest.funsuite.AnyFunSuite
+
+class ColsemConfSuite extends AnyFunSuite {
+
+  private def confWith(pairs: (String, String)*): SQLConf = {
+    val conf = new SQLConf
+    pairs.foreach { case (k, v) => conf.setConfString(k, v) }
+    conf
+  }
+
+  test("unset keys read as their defaults") {
+    val conf = new SQLConf
+    assert(ColsemConf.Enabled.readFrom(conf) === true)
+    assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "warn")
+  }
+
+  test("values parse case-insensitively and trimmed") {
+    val conf = confWith("spark.colsem.enabled" -> " FALSE ", "spark.colsem.singlePassResolver.policy" -> "Error")
+    assert(ColsemConf.Enabled.readFrom(conf) === false)
+    assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "error")
+  }
+
+  test("an invalid value names the key, the value and the allowed values") {
+    val e = intercept[AnalysisException] {
+      ColsemConf.SinglePassResolverPolicy.readFrom(confWith("spark.colsem.singlePassResolver.policy" -> "loud"))
+    }
+    assert(e.getCondition === "COLSEM_INVALID_CONF_VALUE")
+    assert(e.getSqlState === "22022")
+    assert(e.getMessageParameters.get("confName") === "spark.colsem.singlePassResolver.policy")
+    assert(e.getMessage === "[COLSEM_INVALID_CONF_VALUE] The value 'loud' of the config " +
+      "'spark.colsem.singlePassResolver.policy' is invalid. Allowed values: warn, error. Set an " +
+      "allowed value (SET spark.colsem.singlePassResolver.policy=...) or unset it (RESET " +
+      "spark.colsem.singlePassResolver.policy) to get the default 'warn'. SQLSTATE: 22022")
+  }
+
+  test("every key is documented, under the prefix, and unique") {
+    assert(ColsemConf.all.map(_.key).distinct.size === ColsemConf.all.size)
+    ColsemConf.all.foreach { e =>
+      assert(e.key.startsWith(ColsemConf.Prefix))
+      assert(e.doc.nonEmpty)
+      assert(e.allowedValues.contains(e.defaultString))
+    }
+  }
+
+  test("a misspelt key suggests the closest known key") {
+    assert(ValidateColsemConf.closestKey("spark.colsem.enabld") === Some("spark.colsem.enabled"))
+    assert(ValidateColsemConf.closestKey("spark.colsem.somethingElseEntirely") === None)
+  }
+}

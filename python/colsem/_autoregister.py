@@ -1,0 +1,76 @@
+"""Automatic registration, run at interpreter start-up by colsem_autoregister.pth.
+
+It must cost nothing when Spark is not used, so it imports nothing from pyspark: it waits for
+``pyspark.sql.session`` to be imported, then wraps ``SparkSession.Builder.getOrCreate`` so that a
+plain ``SparkSession.builder.getOrCreate()`` gets colsem (``colsem.configure`` semantics, merged
+with the user's settings). ``COLSEM_AUTOREGISTER=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from types import ModuleType
+from typing import Any, Optional, Sequence
+
+TARGET = "pyspark.sql.session"
+
+
+def _patch(module: ModuleType) -> None:
+    builder_class = module.SparkSession.Builder
+    original = builder_class.getOrCreate
+    if getattr(original, "__colsem_wrapped__", False):
+        return
+
+    @functools.wraps(original)
+    def getOrCreate(self: Any) -> Any:
+        from ._configure import autoconfigure
+
+        autoconfigure(self)
+        return original(self)
+
+    getOrCreate.__colsem_wrapped__ = True  # type: ignore[attr-defined]
+    builder_class.getOrCreate = getOrCreate
+
+
+class _SessionModuleFinder(importlib.abc.MetaPathFinder):
+    """Finds nothing itself; when pyspark.sql.session is being imported, makes its loader patch
+    the module right after it executes."""
+
+    def find_spec(self, fullname: str, path: Optional[Sequence[str]], target: Any = None) -> Any:
+        if fullname != TARGET:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        execute = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            execute(module)
+            try:
+                _patch(module)
+            except Exception as exc:  # never break pyspark's import
+                import warnings
+
+                warnings.warn(f"colsem could not install its automatic registration: {exc}")
+
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def install() -> None:
+    if os.environ.get("COLSEM_AUTOREGISTER", "1").strip() == "0":
+        return
+    if TARGET in sys.modules:
+        _patch(sys.modules[TARGET])
+    elif not any(isinstance(f, _SessionModuleFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SessionModuleFinder())
+
+
+install()

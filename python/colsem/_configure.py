@@ -1,0 +1,157 @@
+"""Put colsem into a SparkSession builder: the jar on the driver's classpath and the extension
+class in spark.sql.extensions, merged with whatever the user already set there."""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional
+
+from ._build import ColsemError, build_info, jar_path
+from ._versions import check_pyspark_version
+
+JARS_KEY = "spark.jars"
+PACKAGES_KEY = "spark.jars.packages"
+EXTENSIONS_KEY = "spark.sql.extensions"
+
+
+class ColsemConnectError(ColsemError):
+    """colsem.configure was given a Spark Connect builder; colsem lives on the server."""
+
+
+def connect_instructions() -> str:
+    info = build_info()
+    return (
+        "colsem runs inside the Spark Connect server, not in the client: a Connect client cannot "
+        "load jars or set the static conf spark.sql.extensions. Start the server with "
+        f"`--jars {jar_path()}` (or `--packages {info.maven_coordinate}`) and "
+        f"`--conf {EXTENSIONS_KEY}={info.extension_class}`; from this client, "
+        "`SELECT * FROM colsem_status()` (or colsem.status(spark)) then shows it is active.")
+
+
+def merge_list(existing: Optional[str], item: str) -> str:
+    """Append ``item`` to a comma list unless an entry equals it (or, for paths, has its name)."""
+    entries = [e.strip() for e in (existing or "").split(",") if e.strip()]
+    name = Path(item).name
+    if any(e == item or Path(e).name == name for e in entries):
+        return ",".join(entries)
+    return ",".join(entries + [item])
+
+
+def spark_defaults() -> Dict[str, str]:
+    """spark-defaults.conf as spark-submit will read it, so a merge keeps the user's values."""
+    conf_dir = os.environ.get("SPARK_CONF_DIR")
+    if not conf_dir:
+        home = os.environ.get("SPARK_HOME")
+        if not home:
+            import pyspark
+
+            home = str(Path(pyspark.__file__).parent)
+        conf_dir = str(Path(home) / "conf")
+    path = Path(conf_dir) / "spark-defaults.conf"
+    values: Dict[str, str] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            match = re.match(r"^\s*([^#\s=:]+)(?:\s*[=:]\s*|\s+)(.*?)\s*$", line)
+            if match:
+                values[match.group(1)] = match.group(2)
+    return values
+
+
+def is_connect_builder(builder: Any) -> bool:
+    from pyspark.util import is_remote_only
+
+    options: Dict[str, Any] = getattr(builder, "_options", {})
+    api_mode = str(options.get("spark.api.mode", os.environ.get("SPARK_API_MODE", ""))).lower()
+    return (
+        is_remote_only()
+        or type(builder).__module__.startswith("pyspark.sql.connect")
+        or "spark.remote" in options
+        or "SPARK_REMOTE" in os.environ
+        or "SPARK_CONNECT_MODE_ENABLED" in os.environ
+        or api_mode == "connect"
+    )
+
+
+def _running_jvm_has_colsem() -> Optional[bool]:
+    """None when no JVM runs yet; else whether its classpath can load the extension class."""
+    from pyspark import SparkContext
+
+    gateway = SparkContext._gateway
+    if gateway is None:
+        return None
+    jvm = gateway.jvm
+    loader = jvm.java.lang.Thread.currentThread().getContextClassLoader()
+    try:
+        jvm.java.lang.Class.forName(build_info().extension_class, False, loader)
+        return True
+    except Exception:  # py4j raises Py4JJavaError for ClassNotFoundException
+        return False
+
+
+def _current(builder: Any, key: str, jvm_running: bool) -> Optional[str]:
+    options: Dict[str, Any] = builder._options
+    if key in options:
+        return str(options[key])
+    if jvm_running:
+        from pyspark import SparkConf
+
+        return SparkConf().get(key, None)
+    return spark_defaults().get(key)
+
+
+def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
+    """Add colsem to a classic ``SparkSession.builder`` and return it.
+
+    Appends the bundled jar to ``spark.jars`` and ``io.colsem.ColsemExtensions`` to
+    ``spark.sql.extensions``, keeping the values already set on the builder, in spark-defaults.conf,
+    or (under spark-submit) in the running JVM. ``conf`` sets ``spark.colsem.*`` options.
+    """
+    check_pyspark_version()
+    if is_connect_builder(builder):
+        raise ColsemConnectError(connect_instructions())
+    info = build_info()
+    has_colsem = _running_jvm_has_colsem()
+    jvm_running = has_colsem is not None
+    from pyspark import SparkContext
+
+    if SparkContext._active_spark_context is not None and not has_colsem:
+        raise ColsemError(
+            "A SparkContext is already running without colsem's jar on its classpath, and a "
+            "running JVM cannot load it: call colsem.configure(builder) before the first "
+            "SparkSession is created (or stop the running one).")
+    if jvm_running and not has_colsem:
+        raise ColsemError(
+            "This Python was started by spark-submit, whose JVM did not get colsem's jar. Pass "
+            f"`--jars {jar_path()}` or `--packages {info.maven_coordinate}` to spark-submit.")
+    group_artifact = info.maven_coordinate.rsplit(":", 1)[0] + ":"
+    packages = (_current(builder, PACKAGES_KEY, jvm_running) or "").split(",")
+    if not has_colsem and not any(p.strip().startswith(group_artifact) for p in packages):
+        builder.config(JARS_KEY, merge_list(_current(builder, JARS_KEY, jvm_running), jar_path()))
+    builder.config(EXTENSIONS_KEY,
+                   merge_list(_current(builder, EXTENSIONS_KEY, jvm_running), info.extension_class))
+    for key, value in (conf or {}).items():
+        builder.config(key, value)
+    return builder
+
+
+_warned: List[str] = []
+
+
+def autoconfigure(builder: Any) -> None:
+    """What the import hook runs before every classic getOrCreate: configure, never raise."""
+    if os.environ.get("COLSEM_AUTOREGISTER", "1").strip() == "0" or is_connect_builder(builder):
+        return
+    from pyspark.sql import SparkSession
+
+    if SparkSession._instantiatedSession is not None:
+        return  # an existing session is returned; its extensions are fixed already
+    try:
+        configure(builder)
+    except ColsemError as exc:
+        if str(exc) not in _warned:
+            _warned.append(str(exc))
+            warnings.warn(f"colsem was not registered automatically: {exc} "
+                          "(set COLSEM_AUTOREGISTER=0 to silence this)", stacklevel=3)

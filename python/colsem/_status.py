@@ -1,0 +1,25 @@
+"""colsem.status(spark): what the colsem_status() table function says, as a dict."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+
+def status(spark: Any) -> Dict[str, str]:
+    """Whether colsem is active in ``spark`` (classic or Connect), its version, the Spark line it
+    was built for and every ``spark.colsem.*`` setting. ``{"active": "false", ...}`` when the
+    session has no colsem."""
+    from pyspark.errors import AnalysisException
+
+    try:
+        rows = spark.sql("SELECT key, value FROM colsem_status()").collect()
+    except AnalysisException as exc:
+        if exc.getCondition() != "UNRESOLVABLE_TABLE_VALUED_FUNCTION":
+            raise
+        return {
+            "active": "false",
+            "reason": "colsem_status() does not exist in this session: colsem's extension was not "
+                      "applied (see the driver log for a COLSEM_INCOMPATIBLE_SPARK line, or call "
+                      "colsem.configure(builder) before the first session).",
+        }
+    return {row["key"]: row["value"] for row in rows}

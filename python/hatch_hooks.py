@@ -1,0 +1,33 @@
+"""Hatch hooks: build the jar into the wheel, and take version and dependencies from
+jvm/versions.properties so that file stays the one source of truth."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Dict
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+from hatchling.metadata.plugin.interface import MetadataHookInterface
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import build_jar  # noqa: E402
+
+
+class ColsemMetadataHook(MetadataHookInterface):
+    def update(self, metadata: Dict[str, Any]) -> None:
+        versions = build_jar.read_versions()
+        metadata["version"] = versions["colsem.version"]
+        metadata["dependencies"] = [f"pyspark{versions['pyspark.supported']}"]
+
+
+class ColsemJarHook(BuildHookInterface):
+    def initialize(self, version: str, build_data: Dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return
+        try:
+            jar = build_jar.build_jar()
+        except build_jar.JarBuildError as exc:
+            raise SystemExit(f"colsem: cannot build the jar: {exc}") from None
+        build_data["force_include"][str(jar)] = f"colsem/jars/{jar.name}"
+        build_data["force_include"][str(jar.parent / "build.json")] = "colsem/jars/build.json"

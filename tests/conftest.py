@@ -1,0 +1,143 @@
+"""Shared fixtures: one colsem SparkSession per pytest process, parquet tables in a local
+warehouse, and a runner for the tests that need a fresh JVM (static confs, spark-submit)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+# Spark prints its logs on the JVM's stderr; keep the subprocesses' lean and predictable.
+QUIET_LOG4J = """\
+rootLogger.level = warn
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %p %c{1}: %m%n
+logger.colsem.name = io.colsem
+logger.colsem.level = info
+"""
+
+
+@pytest.fixture(scope="session")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("colsem")
+
+
+@pytest.fixture(scope="session")
+def log4j_file(workdir: Path) -> Path:
+    path = workdir / "log4j2.properties"
+    path.write_text(QUIET_LOG4J)
+    return path
+
+
+@pytest.fixture(scope="session")
+def spark(workdir: Path) -> Iterator["pyspark.sql.SparkSession"]:
+    """The shared session, with colsem added through colsem.configure."""
+    from pyspark.sql import SparkSession
+
+    import colsem
+
+    builder = (SparkSession.builder.master("local[2]").appName("colsem-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.sql.warehouse.dir", str(workdir / "warehouse"))
+               .config("spark.local.dir", str(workdir / "local")))
+    session = colsem.configure(builder).getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    create_tables(session)
+    yield session
+    session.stop()
+
+
+def create_tables(session: "pyspark.sql.SparkSession") -> None:
+    """Small parquet tables on disk, shared by the golden files and the conservative check."""
+    session.sql("CREATE TABLE t1 (s1 INT, s2 STRING, s3 DOUBLE) USING parquet")
+    session.sql("INSERT INTO t1 VALUES (1, 'a', 1.5), (2, 'b', NULL), (3, NULL, 3.25), (3, 'c', -1.0)")
+    session.sql("CREATE TABLE t2 (id INT, name STRING, tags ARRAY<STRING>) USING parquet")
+    session.sql("INSERT INTO t2 VALUES (1, 'one', array('x', 'y')), (3, 'three', array()), (4, 'four', NULL)")
+
+
+def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional[List[str]] = None,
+               launcher: Optional[List[str]] = None, timeout: int = 300) -> subprocess.CompletedProcess:
+    """Run a Python script in a new process (a new JVM) and return the finished process.
+
+    The script prints its results as one JSON line starting with ``RESULT ``; see :func:`result_of`.
+    ``launcher`` replaces ``python`` (e.g. a spark-submit command line ending in the script)."""
+    from tempfile import NamedTemporaryFile
+
+    with NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(textwrap.dedent(script))
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
+    full_env.update(env or {})
+    cmd = (launcher or [sys.executable]) + [f.name] + (args or [])
+    try:
+        return subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=timeout,
+                              cwd=str(ROOT), stdin=subprocess.DEVNULL)
+    finally:
+        os.unlink(f.name)
+
+
+def result_of(proc: subprocess.CompletedProcess) -> dict:
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[len("RESULT "):])
+    raise AssertionError(f"no RESULT line (exit {proc.returncode}).\nstdout:\n{proc.stdout}\n"
+                         f"stderr:\n{proc.stderr[-6000:]}")
+
+
+# Prepended to subprocess scripts: a local session builder and a status printer.
+SESSION_PRELUDE = """\
+import json, os, sys
+from pyspark.sql import SparkSession
+
+def local_builder():
+    return (SparkSession.builder.master("local[1]")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "1"))
+
+def status_of(spark):
+    try:
+        return {r["key"]: r["value"] for r in spark.sql("SELECT key, value FROM colsem_status()").collect()}
+    except Exception as exc:
+        return {"active": "false", "error": type(exc).__name__ + ": " + str(exc).splitlines()[0]}
+
+def emit(**values):
+    print("RESULT " + json.dumps(values), flush=True)
+"""
+
+
+@pytest.fixture(scope="session")
+def user_extension_jar(workdir: Path) -> Path:
+    """A user's own Spark extension (a jar compiled here), to prove colsem merges, not replaces.
+    It registers the function user_ext_marker() returning 'user-extension'."""
+    import pyspark
+
+    from build_jar_access import compile_scala
+
+    source = workdir / "UserExtension.scala"
+    source.write_text(textwrap.dedent("""\
+        package com.example
+        import org.apache.spark.sql.SparkSessionExtensions
+        import org.apache.spark.sql.catalyst.FunctionIdentifier
+        import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo, Literal}
+        class UserExtension extends (SparkSessionExtensions => Unit) {
+          override def apply(e: SparkSessionExtensions): Unit =
+            e.injectFunction((FunctionIdentifier("user_ext_marker"),
+              new ExpressionInfo(classOf[UserExtension].getName, "user_ext_marker"),
+              (_: Seq[Expression]) => Literal("user-extension")))
+        }
+        """))
+    jars = Path(pyspark.__file__).parent / "jars"
+    return compile_scala([source], jars, workdir / "user-extension.jar")

@@ -1,0 +1,94 @@
+"""Guards: unsupported pyspark, Spark Connect clients, invalid settings, the single-pass analyzer."""
+
+from __future__ import annotations
+
+import pytest
+from pyspark.errors import AnalysisException
+from pyspark.sql import SparkSession
+
+import colsem
+
+
+def test_status_of_the_shared_session(spark):
+    status = colsem.status(spark)
+    info = colsem.build_info()
+    assert status == {
+        "active": "true",
+        "version": info.version,
+        "built_for_spark": info.spark_line,
+        "built_for_scala": info.scala_binary,
+        "running_spark": spark.version,
+        "running_scala": "2.13.18",
+        "single_pass_resolver": "false",
+        "spark.colsem.enabled": "true",
+        "spark.colsem.singlePassResolver.policy": "warn",
+    }
+
+
+def test_unsupported_pyspark_fails_at_configure_listing_supported_versions(monkeypatch):
+    import pyspark
+
+    monkeypatch.setattr(pyspark, "__version__", "3.5.1")
+    with pytest.raises(colsem.UnsupportedSparkVersion) as err:
+        colsem.configure(SparkSession.builder)
+    assert str(err.value) == (
+        "colsem 0.1.0 supports pyspark >=4.3.0,<4.4 (Spark 4.3, Scala 2.13) but pyspark 3.5.1 is "
+        "installed. Install a supported pyspark (pip install 'pyspark>=4.3.0,<4.4') or a colsem "
+        "build for your Spark line.")
+
+
+@pytest.mark.parametrize("version,supported", [
+    ("4.3.0", True), ("4.3.2", True), ("4.3.0.dev1", True), ("4.4.0", False), ("4.2.1", False),
+    ("3.5.8", False)])
+def test_supported_range(version, supported):
+    assert colsem._versions.is_supported(version, ">=4.3.0,<4.4") is supported
+
+
+def test_configure_on_a_connect_builder_explains_the_server_side_setup():
+    builder = SparkSession.builder.remote("sc://localhost:15002")
+    with pytest.raises(colsem.ColsemConnectError) as err:
+        colsem.configure(builder)
+    message = str(err.value)
+    assert message.startswith("colsem runs inside the Spark Connect server, not in the client")
+    assert f"--jars {colsem.jar_path()}" in message
+    assert f"--packages {colsem.maven_coordinate()}" in message
+    assert "--conf spark.sql.extensions=io.colsem.ColsemExtensions" in message
+
+
+def _error(session, sql):
+    with pytest.raises(AnalysisException) as err:
+        session.sql(sql).collect()
+    return err.value
+
+
+def test_invalid_value_fails_the_next_query_with_key_value_and_allowed_values(spark):
+    session = spark.newSession()
+    session.sql("SET spark.colsem.singlePassResolver.policy=loud")
+    err = _error(session, "SELECT s1 FROM t1")
+    assert err.getCondition() == "COLSEM_INVALID_CONF_VALUE"
+    assert err.getSqlState() == "22022"
+    assert err.getMessageParameters() == {
+        "confName": "spark.colsem.singlePassResolver.policy", "confValue": "loud",
+        "allowedValues": "warn, error", "default": "warn"}
+    session.sql("RESET spark.colsem.singlePassResolver.policy")
+    assert session.sql("SELECT count(*) AS n FROM t1").first()["n"] == 4
+
+
+def test_misspelt_key_is_an_error_not_silence(spark):
+    session = spark.newSession()
+    session.conf.set("spark.colsem.enable", "false")
+    err = _error(session, "SELECT 1")
+    assert err.getCondition() == "COLSEM_UNKNOWN_CONF"
+    assert err.getSqlState() == "42K0I"
+    assert err.getMessageParameters()["suggestion"] == " Did you mean 'spark.colsem.enabled'?"
+
+
+def test_single_pass_analyzer_error_policy(spark):
+    session = spark.newSession()
+    session.conf.set("spark.sql.analyzer.singlePassResolver.enabled", "true")
+    session.conf.set("spark.colsem.singlePassResolver.policy", "error")
+    err = _error(session, "SELECT 1 AS one")
+    assert err.getCondition() == "COLSEM_SINGLE_PASS_RESOLVER"
+    assert err.getSqlState() == "0A000"
+    session.conf.set("spark.colsem.singlePassResolver.policy", "warn")
+    assert session.sql("SELECT 1 AS one").first()["one"] == 1
