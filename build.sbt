@@ -21,6 +21,7 @@ lazy val root = (project in file("."))
   .settings(
     organization := v("maven.group"),
     name := s"colsem-spark-$sparkLine",
+    moduleName := name.value,
     version := v("colsem.version"),
     scalaVersion := v("scala.version"),
     // Spark provides the Scala library at run time; keeping it out of the POM lets

@@ -79,10 +79,12 @@ def _running_jvm_has_colsem() -> Optional[bool]:
     """None when no JVM runs yet; else whether its classpath can load the extension class."""
     from pyspark import SparkContext
 
-    gateway = SparkContext._gateway
-    if gateway is None:
-        return None
-    jvm = gateway.jvm
+    if SparkContext._gateway is None:
+        if "PYSPARK_GATEWAY_PORT" not in os.environ:
+            return None
+        # Started by spark-submit: the JVM runs already; connecting to it sends no conf.
+        SparkContext._ensure_initialized()
+    jvm = SparkContext._gateway.jvm
     loader = jvm.java.lang.Thread.currentThread().getContextClassLoader()
     try:
         jvm.java.lang.Class.forName(build_info().extension_class, False, loader)

@@ -1,6 +1,7 @@
 """Automatic registration, run at interpreter start-up by colsem_autoregister.pth.
 
-It must cost nothing when Spark is not used, so it imports nothing from pyspark: it waits for
+It must cost nothing when Spark is not used, so it is a top-level module that imports only what
+start-up has loaded already (not even the colsem package, nor pyspark): it waits for
 ``pyspark.sql.session`` to be imported, then wraps ``SparkSession.Builder.getOrCreate`` so that a
 plain ``SparkSession.builder.getOrCreate()`` gets colsem (``colsem.configure`` semantics, merged
 with the user's settings). ``COLSEM_AUTOREGISTER=0`` turns it off.
@@ -8,27 +9,24 @@ with the user's settings). ``COLSEM_AUTOREGISTER=0`` turns it off.
 
 from __future__ import annotations
 
-import functools
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import os
 import sys
-from types import ModuleType
-from typing import Any, Optional, Sequence
+from importlib.machinery import PathFinder
 
 TARGET = "pyspark.sql.session"
 
 
-def _patch(module: ModuleType) -> None:
+def _patch(module) -> None:  # type: ignore[no-untyped-def]
+    import functools
+
     builder_class = module.SparkSession.Builder
     original = builder_class.getOrCreate
     if getattr(original, "__colsem_wrapped__", False):
         return
 
     @functools.wraps(original)
-    def getOrCreate(self: Any) -> Any:
-        from ._configure import autoconfigure
+    def getOrCreate(self):  # type: ignore[no-untyped-def]
+        from colsem._configure import autoconfigure
 
         autoconfigure(self)
         return original(self)
@@ -37,21 +35,21 @@ def _patch(module: ModuleType) -> None:
     builder_class.getOrCreate = getOrCreate
 
 
-class _SessionModuleFinder(importlib.abc.MetaPathFinder):
+class _SessionModuleFinder:
     """Finds nothing itself; when pyspark.sql.session is being imported, makes its loader patch
     the module right after it executes."""
 
-    def find_spec(self, fullname: str, path: Optional[Sequence[str]], target: Any = None) -> Any:
+    def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
         if fullname != TARGET:
             return None
         sys.meta_path.remove(self)
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        spec = PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return spec
         loader = spec.loader
         execute = loader.exec_module
 
-        def exec_module(module: ModuleType) -> None:
+        def exec_module(module) -> None:  # type: ignore[no-untyped-def]
             execute(module)
             try:
                 _patch(module)

@@ -1,0 +1,70 @@
+"""Golden SQL files in the manner of Spark's SQLQueryTestSuite: tests/sql/inputs/NAME.sql holds
+statements (each ending with ';' at the end of a line), tests/sql/results/NAME.sql.out their
+schema and rows, or their error class, SQLSTATE and parameters.
+
+Regenerate the results with COLSEM_GOLDEN_REGENERATE=1 (then review the diff)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, List
+
+SQL_DIR = Path(__file__).resolve().parent / "sql"
+INPUTS = SQL_DIR / "inputs"
+RESULTS = SQL_DIR / "results"
+
+
+def statements(text: str) -> List[str]:
+    """Split on ';' at the end of a line; drop whole-line '--' comments."""
+    kept = [line for line in text.splitlines() if not line.strip().startswith("--")]
+    chunks = re.split(r";[ \t]*(?:\n|$)", "\n".join(kept))
+    return [c.strip() for c in chunks if c.strip()]
+
+
+def format_value(value: Any) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return "NaN" if math.isnan(value) else repr(value)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(format_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{format_value(k)}:{format_value(v)}" for k, v in value.items()) + "}"
+    if hasattr(value, "asDict"):
+        return "{" + ",".join(f"{k}:{format_value(v)}" for k, v in value.asDict().items()) + "}"
+    return str(value)
+
+
+def is_ordered(sql: str) -> bool:
+    return re.search(r"\border\s+by\b", sql, re.I) is not None
+
+
+def run_statement(session: Any, sql: str) -> dict:
+    """Schema and rows (sorted unless the query orders them), or the error."""
+    from pyspark.errors import AnalysisException, PySparkException
+
+    try:
+        df = session.sql(sql)
+        rows = ["\t".join(format_value(v) for v in row) for row in df.collect()]
+        return {"schema": df.schema.simpleString(), "rows": rows if is_ordered(sql) else sorted(rows)}
+    except (AnalysisException, PySparkException) as exc:
+        return {"error": exc.getCondition(), "sqlState": exc.getSqlState(),
+                "parameters": dict(sorted((exc.getMessageParameters() or {}).items()))}
+
+
+def render(sql: str, result: dict) -> str:
+    out = ["-- !query", sql]
+    if "error" in result:
+        out += ["-- !query error", f"{result['error']} (SQLSTATE {result['sqlState']})",
+                json.dumps(result["parameters"], sort_keys=True)]
+    else:
+        out += ["-- !query schema", result["schema"], "-- !query output"] + result["rows"]
+    return "\n".join(out) + "\n"
