@@ -66,6 +66,8 @@ lazy val root = (project in file("."))
     Test / parallelExecution := false,
     Compile / packageDoc / publishArtifact := false,
     publishMavenStyle := true,
+    // `make test` republishes the same version on every run; the local repository must take it.
+    publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     pomIncludeRepository := (_ => false),
     licenses := Seq("Apache-2.0" -> url("https://www.apache.org/licenses/LICENSE-2.0")),
     description := "colsem: column semantics for Apache Spark SQL (Spark extension)"
