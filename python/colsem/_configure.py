@@ -93,15 +93,14 @@ def _running_jvm_has_colsem() -> Optional[bool]:
         return False
 
 
-def _current(builder: Any, key: str, jvm_running: bool) -> Optional[str]:
-    options: Dict[str, Any] = builder._options
-    if key in options:
-        return str(options[key])
+def _settings_below_builder(jvm_running: bool) -> Dict[str, str]:
+    """What applies where the builder sets nothing: the running JVM's conf under spark-submit,
+    else spark-defaults.conf (which spark-submit will read when it starts the JVM)."""
     if jvm_running:
         from pyspark import SparkConf
 
-        return SparkConf().get(key, None)
-    return spark_defaults().get(key)
+        return dict(SparkConf().getAll())
+    return spark_defaults()
 
 
 def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
@@ -128,12 +127,13 @@ def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
         raise ColsemError(
             "This Python was started by spark-submit, whose JVM did not get colsem's jar. Pass "
             f"`--jars {jar_path()}` or `--packages {info.maven_coordinate}` to spark-submit.")
+    existing = {**_settings_below_builder(jvm_running),
+                **{k: str(v) for k, v in builder._options.items()}}
     group_artifact = info.maven_coordinate.rsplit(":", 1)[0] + ":"
-    packages = (_current(builder, PACKAGES_KEY, jvm_running) or "").split(",")
+    packages = existing.get(PACKAGES_KEY, "").split(",")
     if not has_colsem and not any(p.strip().startswith(group_artifact) for p in packages):
-        builder.config(JARS_KEY, merge_list(_current(builder, JARS_KEY, jvm_running), jar_path()))
-    builder.config(EXTENSIONS_KEY,
-                   merge_list(_current(builder, EXTENSIONS_KEY, jvm_running), info.extension_class))
+        builder.config(JARS_KEY, merge_list(existing.get(JARS_KEY), jar_path()))
+    builder.config(EXTENSIONS_KEY, merge_list(existing.get(EXTENSIONS_KEY), info.extension_class))
     for key, value in (conf or {}).items():
         builder.config(key, value)
     return builder

@@ -35,6 +35,11 @@ object ColsemErrors {
   def statusArguments(count: Int): AnalysisException =
     error("COLSEM_STATUS_ARGUMENTS", Map("argumentCount" -> count.toString))
 
+  /** `[CLASS] text SQLSTATE: code`, Spark's message layout; also used for logged warnings. */
+  def message(errorClass: String, parameters: Map[String, String]): String =
+    s"[$errorClass] ${conditions.getErrorMessage(errorClass, parameters)} " +
+      s"SQLSTATE: ${conditions.getSqlState(errorClass)}"
+
   /**
    * Builds the exception. The message follows Spark's layout, `[CLASS] text SQLSTATE: code`, and
    * Spark appends the SQL fragment the origin points at when it reports the error.
@@ -43,12 +48,10 @@ object ColsemErrors {
       errorClass: String,
       parameters: Map[String, String],
       origin: Option[Origin] = None): AnalysisException = {
-    val sqlState = conditions.getSqlState(errorClass)
-    val text = conditions.getErrorMessage(errorClass, parameters)
     SparkShims.analysisException(
-      message = s"[$errorClass] $text SQLSTATE: $sqlState",
+      message = message(errorClass, parameters),
       errorClass = errorClass,
-      sqlState = sqlState,
+      sqlState = conditions.getSqlState(errorClass),
       parameters = parameters,
       origin = origin)
   }

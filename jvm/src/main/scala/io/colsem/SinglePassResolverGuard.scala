@@ -23,7 +23,7 @@ class SinglePassResolverGuard(session: SparkSession) extends (LogicalPlan => Uni
       ColsemConf.SinglePassResolverPolicy.readFrom(conf) match {
         case "error" => throw ColsemErrors.singlePassResolverActive()
         case _ if warned.compareAndSet(false, true) =>
-          logWarning(ColsemErrors.singlePassResolverActive().getMessage)
+          logWarning(ColsemErrors.message("COLSEM_SINGLE_PASS_RESOLVER", Map.empty))
         case _ =>
       }
     }
