@@ -42,8 +42,21 @@ object ColsemConf {
       "colsem injects. 'warn' logs one warning per session; 'error' fails each query with " +
       "COLSEM_SINGLE_PASS_RESOLVER.")
 
+  val LateralAliasEnabled: ColsemConfEntry[Boolean] = boolean(
+    "spark.colsem.lateralAlias.enabled", default = true,
+    "colsem resolves lateral column aliases (a SELECT item using an earlier item's alias): all " +
+      "alias levels at once, each alias computed once. When false, Spark's native support " +
+      "(spark.sql.lateralColumnAlias.enableImplicitResolution) applies unchanged.")
+
+  val LateralAliasMaxDepth: ColsemConfEntry[Int] = positiveInt(
+    "spark.colsem.lateralAlias.maxDepth", default = 400, max = 10000,
+    "The most levels of lateral aliases (an alias using an alias using ...) one SELECT list may " +
+      "have. Each level is one Project, and Spark processes plans recursively: past about 450 " +
+      "levels the JVM's default thread stack overflows, so colsem stops with " +
+      "COLSEM_LATERAL_ALIAS_TOO_DEEP instead. Raise it only with a larger thread stack (-Xss).")
+
   /** In the order `colsem_status()` and the docs list them. */
-  val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy)
+  val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled, LateralAliasMaxDepth)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap
@@ -60,6 +73,10 @@ object ColsemConf {
         case _ => None
       },
       _.toString)
+
+  private def positiveInt(key: String, default: Int, max: Int, doc: String): ColsemConfEntry[Int] =
+    ColsemConfEntry[Int](key, default, doc, Seq(s"an integer from 1 to $max"),
+      raw => raw.toIntOption.filter(v => v >= 1 && v <= max), _.toString)
 
   private def choice(
       key: String, values: Seq[String], default: String, doc: String): ColsemConfEntry[String] =

@@ -32,6 +32,21 @@ object ColsemErrors {
 
   def singlePassResolverActive(): AnalysisException = error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
 
+  def ambiguousLateralAlias(name: String, definitions: Seq[Origin], reference: Origin): AnalysisException =
+    error("COLSEM_AMBIGUOUS_LATERAL_ALIAS", Map(
+      "name" -> name,
+      "positions" -> definitions.map(position).mkString(" and ")), Some(reference))
+
+  def lateralAliasTooDeep(depth: Int, maxDepth: Int, origin: Origin): AnalysisException =
+    error("COLSEM_LATERAL_ALIAS_TOO_DEEP", Map(
+      "depth" -> depth.toString, "maxDepth" -> maxDepth.toString), Some(origin))
+
+  private def position(origin: Origin): String =
+    (origin.line, origin.startPosition) match {
+      case (Some(l), Some(p)) => s"line $l, position ${p + 1}"
+      case _ => "a DataFrame expression"
+    }
+
   def statusArguments(count: Int): AnalysisException =
     error("COLSEM_STATUS_ARGUMENTS", Map("argumentCount" -> count.toString))
 

@@ -35,6 +35,10 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
       getClass.getClassLoader.getResource(ColsemErrors.ConditionsResource))
     // SQL-visible status, so any client (Connect, JDBC, spark-sql) can tell colsem is active.
     extensions.injectTableFunction(StatusTableFunction.description)
+    // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support...
+    extensions.injectHintResolutionRule(_ => lca.MarkLateralAliasCandidates)
+    // ...then resolve every level of them at once, each alias computed once.
+    extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.

@@ -1,0 +1,71 @@
+package io.colsem.lca
+
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, LambdaFunction, NamedExpression, UnresolvedNamedLambdaVariable}
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
+import org.apache.spark.sql.internal.SQLConf
+
+import io.colsem.ColsemConf
+
+/**
+ * Hints-batch rule (before Resolution): in each SELECT list, wraps every name whose first part is
+ * an alias defined by an earlier item in a [[LateralAliasCandidate]]. Done before Resolution so
+ * that Spark's native lateral-alias support, which resolves one alias level per analyzer iteration,
+ * never sees these names; [[ResolveLateralAliases]] resolves all levels at once. Only syntax is
+ * known here (relations are not resolved yet), so a candidate may still turn out to be a column.
+ */
+object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan =
+    if (!LateralAliasConf.enabled(conf)) plan
+    else plan.resolveOperatorsUpWithPruning(_.containsPattern(UNRESOLVED_ATTRIBUTE)) {
+      case p @ Project(projectList, _) if projectList.exists(_.isInstanceOf[Alias]) =>
+        val marked = markList(projectList, conf)
+        if (marked.zip(projectList).forall { case (a, b) => a eq b }) p else p.copy(projectList = marked)
+    }
+
+  private def markList(items: Seq[NamedExpression], conf: SQLConf): Seq[NamedExpression] = {
+    val key = LateralAliasConf.nameKey(conf)
+    var defined = Set.empty[String]
+    items.map { item =>
+      val marked = if (defined.isEmpty) item else mark(item, defined, key) match {
+        case named: NamedExpression => named
+        // A bare name as a whole item (`SELECT s1 AS x, x`) keeps its name through an alias.
+        case candidate => UnresolvedAlias(candidate)
+      }
+      item match {
+        case a: Alias => defined += key(a.name)
+        case _ =>
+      }
+      marked
+    }
+  }
+
+  /** Wraps candidate names, except inside a lambda whose parameter has that name. */
+  private def mark(expr: Expression, names: Set[String], key: String => String): Expression =
+    expr match {
+      case u: UnresolvedAttribute if names.contains(key(u.nameParts.head)) => LateralAliasCandidate(u)
+      case l @ LambdaFunction(body, arguments, _) =>
+        val shadowed = arguments.collect {
+          case v: UnresolvedNamedLambdaVariable => key(v.nameParts.head)
+          case n: NamedExpression => key(n.name)
+        }.toSet
+        val visible = names -- shadowed
+        if (visible.isEmpty) l else l.copy(function = mark(body, visible, key))
+      case other if other.containsPattern(UNRESOLVED_ATTRIBUTE) =>
+        other.mapChildren(mark(_, names, key))
+      case other => other
+    }
+}
+
+/** The lateral-alias feature's settings, read once per rule application. */
+object LateralAliasConf {
+  def enabled(conf: SQLConf): Boolean =
+    ColsemConf.isEnabled(conf) && ColsemConf.LateralAliasEnabled.readFrom(conf)
+
+  /** How names compare: as the session's case sensitivity says. */
+  def nameKey(conf: SQLConf): String => String =
+    if (conf.caseSensitiveAnalysis) identity else _.toLowerCase(java.util.Locale.ROOT)
+}
