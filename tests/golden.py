@@ -49,6 +49,7 @@ def is_ordered(sql: str) -> bool:
 
 def run_statement(session: Any, sql: str) -> dict:
     """Schema and rows (sorted unless the query orders them), or the error."""
+    from py4j.protocol import Py4JJavaError
     from pyspark.errors import AnalysisException, PySparkException
 
     try:
@@ -58,6 +59,10 @@ def run_statement(session: Any, sql: str) -> dict:
     except (AnalysisException, PySparkException) as exc:
         return {"error": exc.getCondition(), "sqlState": exc.getSqlState(),
                 "parameters": dict(sorted((exc.getMessageParameters() or {}).items()))}
+    except Py4JJavaError as exc:  # JVM errors PySpark does not convert (INTERNAL_ERROR, ...)
+        java = exc.java_exception
+        return {"error": java.getCondition(), "sqlState": java.getSqlState(),
+                "parameters": dict(sorted(dict(java.getMessageParameters()).items()))}
 
 
 def render(sql: str, result: dict) -> str:

@@ -22,6 +22,8 @@ def test_status_of_the_shared_session(spark):
         "single_pass_resolver": "false",
         "spark.colsem.enabled": "true",
         "spark.colsem.singlePassResolver.policy": "warn",
+        "spark.colsem.lateralAlias.enabled": "true",
+        "spark.colsem.lateralAlias.maxDepth": "400",
     }
 
 

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.ColsemConf
+import io.colsem.{ColsemConf, ValidateColsemConf}
 
 /**
  * Hints-batch rule (before Resolution): in each SELECT list, wraps every name whose first part is
@@ -19,7 +19,10 @@ import io.colsem.ColsemConf
 object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
-    if (!LateralAliasConf.enabled(conf)) plan
+    // Settings are read only for plans that may hold lateral aliases: a SET fixing a bad value
+    // must not fail on it.
+    if (!plan.containsPattern(UNRESOLVED_ATTRIBUTE) || ValidateColsemConf.changesConf(plan) ||
+        !LateralAliasConf.enabled(conf)) plan
     else plan.resolveOperatorsUpWithPruning(_.containsPattern(UNRESOLVED_ATTRIBUTE)) {
       case p @ Project(projectList, _) if projectList.exists(_.isInstanceOf[Alias]) =>
         val marked = markList(projectList, conf)
