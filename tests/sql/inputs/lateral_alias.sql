@@ -31,9 +31,19 @@ SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e;
 -- Windows over an alias (native Spark refuses them).
 SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2) AS w FROM t1 ORDER BY x, w;
 SELECT row_number() OVER (ORDER BY s1, s2) AS rn, rn + 1 AS rn2 FROM t1 ORDER BY rn;
--- Aggregates (resolved by Spark's native support for now).
+-- Aggregates over aliases, and aliases of aggregates.
 SELECT avg(s1) AS a, a + 1 AS b FROM t1;
 SELECT s1 AS k, count(*) AS c, c * 10 AS c10 FROM t1 GROUP BY s1 ORDER BY k;
+SELECT s1 AS x, avg(s3) + x AS y FROM t1 GROUP BY s1 ORDER BY x;
+SELECT s1 AS x, avg(s3) + x AS y FROM t1;
+-- Inside aggregate arguments: per row (native Spark refuses).
+SELECT s1 * 2 AS x, sum(x) FROM t1 GROUP BY s1 ORDER BY x;
+SELECT s1 AS k, s1 * 2 AS x, sum(x) AS sx, sx + 1 AS y, max(x), count(x) FROM t1 GROUP BY s1 ORDER BY k;
+SELECT s1 AS k, s3 * 10 AS v, sum(v) AS total, total / count(*) AS mean FROM t1 GROUP BY s1, s3 ORDER BY k, v;
+-- GROUP BY aliases that use aliases (native Spark refuses).
+SELECT s1 AS x, x + 1 AS y, count(*) FROM t1 GROUP BY x, y ORDER BY x;
+-- Aggregate, window and HAVING together (native Spark refuses).
+SELECT s1 AS k, count(*) AS c, c + 1 AS d, rank() OVER (ORDER BY s1) AS rk FROM t1 GROUP BY s1 HAVING count(*) >= 1 ORDER BY k;
 -- Evaluated once: a non-deterministic alias used twice.
 SELECT rand(42) AS r, r AS r2, r = r2 AS same FROM range(4) ORDER BY r;
 -- DISTINCT, set operations, CTEs.

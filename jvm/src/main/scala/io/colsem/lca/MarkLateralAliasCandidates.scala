@@ -2,7 +2,7 @@ package io.colsem.lca
 
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, LambdaFunction, NamedExpression, UnresolvedNamedLambdaVariable}
-import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 import org.apache.spark.sql.internal.SQLConf
@@ -26,8 +26,14 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
     else plan.resolveOperatorsUpWithPruning(_.containsPattern(UNRESOLVED_ATTRIBUTE)) {
       case p @ Project(projectList, _) if projectList.exists(_.isInstanceOf[Alias]) =>
         val marked = markList(projectList, conf)
-        if (marked.zip(projectList).forall { case (a, b) => a eq b }) p else p.copy(projectList = marked)
+        if (unchanged(marked, projectList)) p else p.copy(projectList = marked)
+      case a: Aggregate if a.aggregateExpressions.exists(_.isInstanceOf[Alias]) =>
+        val marked = markList(a.aggregateExpressions, conf)
+        if (unchanged(marked, a.aggregateExpressions)) a else a.copy(aggregateExpressions = marked)
     }
+
+  private def unchanged(marked: Seq[NamedExpression], original: Seq[NamedExpression]): Boolean =
+    marked.zip(original).forall { case (m, o) => m eq o }
 
   private def markList(items: Seq[NamedExpression], conf: SQLConf): Seq[NamedExpression] = {
     val key = LateralAliasConf.nameKey(conf)

@@ -1,11 +1,13 @@
 package io.colsem.lca
 
 import scala.collection.mutable
+import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.UnresolvedAlias
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, UnresolvedWindowExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
@@ -43,48 +45,188 @@ object ResolveLateralAliases {
 
 class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
-  override def apply(plan: LogicalPlan): LogicalPlan =
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    if (!plan.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) return plan
+    // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
+    val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
-        rewrite(p).getOrElse(unmark(p))
+        rewriteProject(p).getOrElse(unmark(p))
+      case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
+        rewriteAggregate(a, underHaving = havingInputs.exists(_ eq a)).getOrElse(unmark(a))
       case other if other.childrenResolved && other.expressions.exists(hasCandidate) =>
         unmark(other)
       case other if other.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE) =>
         ResolveLateralAliases.unwrapNamedReferences(other)
     }
+  }
 
   private def hasCandidate(e: Expression): Boolean =
     e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(_.isInstanceOf[LateralAliasCandidate])
 
-  private def unmark(plan: LogicalPlan): LogicalPlan = plan.transformExpressions {
+  private def unmark(plan: LogicalPlan): LogicalPlan = plan.mapExpressions(unmarkExpression)
+
+  private def unmarkExpression(e: Expression): Expression = e.transform {
     case UnresolvedAlias(c: LateralAliasCandidate, None) => c.attribute
     case c: LateralAliasCandidate => c.attribute
   }
 
-  /** The rewritten Project chain, or None when a level does not resolve on its own. */
-  private def rewrite(p: Project): Option[LogicalPlan] = {
-    val items = p.projectList.toIndexedSeq
-    val resolver = conf.resolver
-    // 1. What each candidate is, and which earlier items each item depends on.
-    val dependsOn = Array.fill(items.size)(mutable.LinkedHashSet.empty[Int])
-    // Keyed by item too: which earlier aliases a name can mean depends on the item's position.
+  /** A SELECT list: chains of used aliases in Projects below it, the list on top; None when a
+   *  level does not resolve on its own (the native path then gets the plain names). */
+  private def rewriteProject(p: Project): Option[LogicalPlan] = {
+    val list = new SelectList(p.projectList.toIndexedSeq, p.child)
+    list.materialize(list.used).map { below =>
+      val top = list.items.indices.map { i =>
+        list.computed.getOrElse(i, list.items(i) match {
+          case UnresolvedAlias(c: LateralAliasCandidate, None) => list.meaning((i, c)) match {
+            case Right(j) => list.reference(c, j)
+            case Left(expr) => UnresolvedAlias(expr)
+          }
+          case u @ UnresolvedAlias(_, None) =>
+            list.substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
+          case item => list.substitute(i, item).asInstanceOf[NamedExpression]
+        })
+      }
+      Project(top, below)
+    }
+  }
+
+  /**
+   * An aggregate SELECT list. Aliases used inside aggregate function arguments (`SELECT s1 * 2
+   * AS x, sum(x)`) or named in GROUP BY (`GROUP BY y` with `x + 1 AS y`) are per-row values: they
+   * are computed once, in Projects below the Aggregate, and read there. References outside
+   * aggregate functions are per-group; those get their plain names back for Spark's native
+   * support, which computes them in a Project above the Aggregate; except below a HAVING with a
+   * window function in the list, where that Project would break the plan shape Spark needs (its
+   * native support refuses these): there deterministic per-group references are replaced by the
+   * expression they name (an aggregate in it is computed once by the Aggregate anyway). None when
+   * there is nothing to do, or a per-row alias does not resolve on its own (an aggregate inside
+   * it, say), or a per-group one under such a HAVING is non-deterministic.
+   */
+  private def rewriteAggregate(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
+    val list = new SelectList(a.aggregateExpressions.toIndexedSeq, a.child)
+    val perRow = mutable.LinkedHashSet.empty[Int]
+    def collectPerRow(i: Int, e: Expression, inAggregate: Boolean, inWindow: Boolean): Unit = e match {
+      case c: LateralAliasCandidate =>
+        list.meaning((i, c)) match {
+          case Right(j) if inAggregate => perRow += j
+          case _ =>
+        }
+      case w if isWindow(w) => w.children.foreach(collectPerRow(i, _, inAggregate, inWindow = true))
+      case f if !inWindow && isAggregateCall(f) => f.children.foreach(collectPerRow(i, _, true, false))
+      case other => other.children.foreach(collectPerRow(i, _, inAggregate, inWindow))
+    }
+    list.items.indices.foreach(i => collectPerRow(i, list.items(i), inAggregate = false, inWindow = false))
+    // GROUP BY names that are no input column but an alias: the alias's expression, as Spark's
+    // own GROUP BY alias support would substitute it, with its lateral references inlined.
+    val groupedAliases = a.groupingExpressions.map {
+      case u: UnresolvedAttribute if u.nameParts.size == 1 &&
+          a.child.resolve(u.nameParts, conf.resolver).isEmpty =>
+        list.items.indices.filter(j => list.items(j) match {
+          case al: Alias => conf.resolver(al.name, u.nameParts.head)
+          case _ => false
+        }) match {
+          case Seq(j) => Some(j)
+          case _ => None
+        }
+      case _ => None
+    }
+    val inlinePerGroup = underHaving && a.aggregateExpressions.exists(_.exists(isWindow))
+    val perGroup = mutable.LinkedHashSet.empty[Int]
+    if (inlinePerGroup) {
+      list.items.indices.foreach { i =>
+        list.items(i).foreach {
+          case c: LateralAliasCandidate => list.meaning((i, c)) match {
+            case Right(j) if !perRow.contains(j) => perGroup += j
+            case _ =>
+          }
+          case _ =>
+        }
+      }
+      if (list.closure(perGroup.toSet).exists(j => list.items(j).exists(isNondeterministicCall))) {
+        return None
+      }
+    }
+    if (perRow.isEmpty && perGroup.isEmpty && groupedAliases.forall(_.isEmpty)) return None
+    val below =
+      if (perRow.isEmpty) Some(a.child)
+      else list.materialize(list.closure(perRow.toSet), copies = true)
+    below.map { below =>
+      def substitute(i: Int, e: Expression, inAggregate: Boolean, inWindow: Boolean): Expression =
+        e match {
+          case c: LateralAliasCandidate => list.meaning((i, c)) match {
+            case Right(j) if inAggregate && list.computed.contains(j) => list.value(c, j)
+            case Right(j) if inlinePerGroup =>
+              c.nameParts.tail.foldLeft(list.inline(j))((b, f) => UnresolvedExtractValue(b, Literal(f)))
+            case _ => c
+          }
+          case w if isWindow(w) => w.mapChildren(substitute(i, _, inAggregate, inWindow = true))
+          case f if !inWindow && isAggregateCall(f) => f.mapChildren(substitute(i, _, true, false))
+          case other => other.mapChildren(substitute(i, _, inAggregate, inWindow))
+        }
+      val aggregates = list.items.indices.map { i =>
+        unmarkExpression(substitute(i, list.items(i), inAggregate = false, inWindow = false))
+          .asInstanceOf[NamedExpression]
+      }
+      val groups = a.groupingExpressions.zip(groupedAliases).map {
+        case (_, Some(j)) => list.inline(j)
+        case (g, None) => g
+      }
+      a.copy(groupingExpressions = groups, aggregateExpressions = aggregates, child = below)
+    }
+  }
+
+  private def isWindow(e: Expression): Boolean =
+    e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
+
+  /** Whether a (possibly still unresolved) call is to an aggregate function. */
+  private def isAggregateCall(e: Expression): Boolean = e match {
+    case _: AggregateExpression | _: AggregateFunction => true
+    case u: UnresolvedFunction => functionIs(u, classOf[AggregateFunction])
+    case _ => false
+  }
+
+  private def isNondeterministicCall(e: Expression): Boolean = e match {
+    case u: UnresolvedFunction => functionIs(u, classOf[Nondeterministic])
+    case resolved => !resolved.deterministic && resolved.resolved
+  }
+
+  /** Whether the built-in or temporary function `u` calls is implemented by a subclass of `kind`. */
+  private def functionIs(u: UnresolvedFunction, kind: Class[_]): Boolean =
+    u.nameParts.size == 1 &&
+      session.sessionState.catalog.lookupBuiltinOrTempFunction(u.nameParts.head).exists { info =>
+        Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption
+          .exists(cls => kind.isAssignableFrom(cls))
+      }
+
+  /**
+   * The lateral alias candidates of one SELECT list over its input: what each means (the input's
+   * column, which first wins; the one earlier alias of that name; or nothing), and how to compute
+   * the aliases others use, once each, in a chain of Projects below the list.
+   */
+  private class SelectList(val items: IndexedSeq[NamedExpression], input: LogicalPlan) {
+    private val resolver = conf.resolver
+    private val dependsOn = Array.fill(items.size)(mutable.LinkedHashSet.empty[Int])
+    /** Keyed by item too: which earlier aliases a name can mean depends on the item's position. */
     val meaning = mutable.HashMap.empty[(Int, LateralAliasCandidate), Either[Expression, Int]]
+    /** The attribute of each alias computed below the list. */
+    val computed = mutable.HashMap.empty[Int, Attribute]
+
     items.indices.foreach { i =>
       items(i).foreach {
         case c: LateralAliasCandidate if !meaning.contains((i, c)) =>
-          p.child.resolve(c.nameParts, resolver) match {
-            case Some(column) => meaning((i, c)) = Left(column)
+          meaning((i, c)) = input.resolve(c.nameParts, resolver) match {
+            case Some(column) => Left(column)
             case None =>
-              val earlier = (0 until i).filter(j => items(j) match {
+              (0 until i).filter(j => items(j) match {
                 case a: Alias => resolver(a.name, c.nameParts.head)
                 case _ => false
-              })
-              earlier match {
+              }) match {
                 case Seq(j) =>
-                  meaning((i, c)) = Right(j)
                   dependsOn(i) += j
-                case Seq() => meaning((i, c)) = Left(c.attribute)
+                  Right(j)
+                case Seq() => Left(c.attribute)
                 case many => throw ColsemErrors.ambiguousLateralAlias(
                   c.nameParts.head, many.map(items(_).origin), c.attribute.origin)
               }
@@ -92,22 +234,45 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         case _ =>
       }
     }
-    // 2. Levels: an alias is computed one level above the highest alias it uses.
-    val used = dependsOn.flatten.toSet
-    val level = Array.fill(items.size)(0)
-    items.indices.foreach { i => if (dependsOn(i).nonEmpty) level(i) = dependsOn(i).map(level).max + 1 }
-    // 3. One Project per level of used aliases, each resolved at once.
-    val computed = mutable.HashMap.empty[Int, Attribute]
-    // A lateral alias reference as Spark's native support would have resolved it: the alias's
-    // attribute under the name as written, or the named struct field of it.
+
+    /** Aliases some item uses. */
+    def used: Set[Int] = dependsOn.flatten.toSet
+
+    /** `wanted` and every alias they use, transitively. */
+    def closure(wanted: Set[Int]): Set[Int] = {
+      val all = mutable.LinkedHashSet.empty[Int] ++ wanted
+      (items.size - 1 to 0 by -1).foreach(i => if (all.contains(i)) all ++= dependsOn(i))
+      all.toSet
+    }
+
+    /** A lateral alias reference as Spark's native support would resolve it: the alias's
+     *  attribute under the name as written, or the named struct field of it. */
     def reference(c: LateralAliasCandidate, j: Int): NamedExpression = {
       val base = computed(j).withName(c.nameParts.head)
       if (c.nameParts.size == 1) base
-      else Alias(c.nameParts.tail.foldLeft(base: Expression)((b, f) =>
-        ExtractValue(b, Literal(f), resolver)), c.nameParts.last)()
+      else Alias(value(c, j), c.nameParts.last)()
     }
-    // forNaming: the item has no alias; Spark will name it from its text with native lateral
-    // alias references in it, so those are put there, and unwrapped once it has its name.
+
+    /** Alias j's expression with every lateral reference in it replaced by the expression it
+     *  names, recursively (for GROUP BY, which groups by expressions, not by select items). */
+    def inline(j: Int): Expression = items(j) match {
+      case a: Alias => a.child.transformUp {
+        case c: LateralAliasCandidate => meaning((j, c)) match {
+          case Left(expr) => expr
+          case Right(k) => c.nameParts.tail.foldLeft(inline(k))((b, f) => UnresolvedExtractValue(b, Literal(f)))
+        }
+      }
+      case other => other
+    }
+
+    /** The value a reference reads (no alias around a struct field). */
+    def value(c: LateralAliasCandidate, j: Int): Expression =
+      c.nameParts.tail.foldLeft(computed(j).withName(c.nameParts.head): Expression)((b, f) =>
+        ExtractValue(b, Literal(f), resolver))
+
+    /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
+     *  Spark will name it from its text with native lateral alias references in it, so those are
+     *  put there, and unwrapped once it has its name. */
     def substitute(i: Int, e: Expression, forNaming: Boolean = false): Expression = e.transformUp {
       case c: LateralAliasCandidate => meaning((i, c)) match {
         case Left(expr) => expr
@@ -115,48 +280,46 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
           ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
           ref
-        case Right(j) => reference(c, j) match {
-          case a: Alias => a.child
-          case attr => attr
-        }
+        case Right(j) => value(c, j)
       }
     }
-    var below: LogicalPlan = p.child
-    val levels = used.toSeq.groupBy(level).toSeq.sortBy(_._1)
-    val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)
-    if (levels.size > maxDepth) {
-      val deepest = items.indices.maxBy(level)
-      throw ColsemErrors.lateralAliasTooDeep(levels.size, maxDepth, items(deepest).origin)
-    }
-    val complete = levels.forall { case (_, indices) =>
-      val ordered = indices.sorted
-      val pending = ordered.map(i => substitute(i, items(i)).asInstanceOf[NamedExpression])
-      resolveLevel(pending, below.output) match {
-        case Some(resolved) =>
-          ordered.zip(resolved).foreach { case (i, r) => computed(i) = r.toAttribute }
-          below = Project(below.output ++ resolved, below)
-          true
-        case None => false
+
+    /** Input with Projects computing the aliases `which`, one Project per dependency level,
+     *  each resolved at once; fills `computed`. copies: the aliases also stay in the list (an
+     *  aggregate list), so the computed ones get new expression ids. */
+    def materialize(which: Set[Int], copies: Boolean = false): Option[LogicalPlan] = {
+      val level = Array.fill(items.size)(0)
+      items.indices.foreach { i =>
+        if (dependsOn(i).nonEmpty) level(i) = dependsOn(i).map(level).max + 1
       }
-    }
-    if (!complete) return None
-    // 4. The SELECT list itself: used aliases as attributes, the rest computed here.
-    val top = items.indices.map { i =>
-      computed.getOrElse(i, items(i) match {
-        case UnresolvedAlias(c: LateralAliasCandidate, None) => meaning((i, c)) match {
-          case Right(j) => reference(c, j)
-          case Left(expr) => UnresolvedAlias(expr)
+      val levels = which.toSeq.groupBy(level).toSeq.sortBy(_._1)
+      val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)
+      if (levels.size > maxDepth) {
+        val deepest = which.maxBy(level)
+        throw ColsemErrors.lateralAliasTooDeep(levels.size, maxDepth, items(deepest).origin)
+      }
+      var below = input
+      val complete = levels.forall { case (_, indices) =>
+        val ordered = indices.sorted
+        val pending = ordered.map { i =>
+          val item = substitute(i, items(i)).asInstanceOf[NamedExpression]
+          if (copies) item.newInstance() else item
         }
-        case u @ UnresolvedAlias(_, None) => substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
-        case item => substitute(i, item).asInstanceOf[NamedExpression]
-      })
+        resolveLevel(pending, below.output) match {
+          case Some(resolved) =>
+            ordered.zip(resolved).foreach { case (i, r) => computed(i) = r.toAttribute }
+            below = Project(below.output ++ resolved, below)
+            true
+          case None => false
+        }
+      }
+      if (complete) Some(below) else None
     }
-    Some(Project(top, below))
   }
 
   /** Resolves one level's items over its inputs with the session's analyzer; None unless every
-   *  item comes out resolved and the plan keeps its shape (a window function, for example, does
-   *  not: the native path handles those lists for now). */
+   *  item comes out resolved and the plan keeps its shape (an aggregate or window function does
+   *  not: such aliases are left to the native path). */
   private def resolveLevel(items: Seq[NamedExpression], inputs: Seq[Attribute]): Option[Seq[NamedExpression]] = {
     val relation = LocalRelation(inputs)
     session.sessionState.analyzer.execute(Project(items, relation)) match {
