@@ -23,8 +23,9 @@ import io.colsem.{ColsemConf, ColsemErrors}
  * resolves it as an outer reference or reports it). Aliases that later items use are computed once,
  * in a chain of Projects below the SELECT list, one Project per dependency level; each level is
  * resolved immediately (a small analyzer run over its inputs), so a chain of N aliases needs no N
- * analyzer iterations and no alias expression is ever copied. Lists this rule does not handle yet
- * (aggregates) get their plain names back, and Spark's native lateral-alias support applies.
+ * analyzer iterations and no alias expression is ever copied. Aggregate lists: see
+ * [[ResolveLateralAliases#rewriteAggregate]]. Whatever this rule cannot rewrite (a level that does
+ * not resolve on its own) gets its plain names back, and Spark's native support applies.
  */
 object ResolveLateralAliases {
   /** Marks the native LateralColumnAliasReference nodes colsem puts into unaliased items only so
