@@ -81,7 +81,7 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
     return result
 
 
-CHAINS = (10, 100, 400)
+CHAINS = (10, 100, 1000)
 RUNTIME_ROWS = 5_000_000
 
 

@@ -88,6 +88,25 @@ def test_chain_past_natives_iteration_limit(session):
     assert [r["a150"] for r in df.collect()] == [151, 152, 153, 153]
 
 
+def test_chain_of_a_thousand_aliases(session):
+    df = session.sql(chain(1000) + " ORDER BY s1, s2")
+    assert len(df.columns) == 1001
+    assert [r["a1000"] for r in df.collect()] == [1001, 1002, 1003, 1003]
+
+
+def test_deep_chains_still_evaluate_each_alias_once(session):
+    # Past native's depth short single-use links are folded into their user, but a
+    # non-deterministic alias is never folded: r is drawn once per row.
+    links = ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, 61))
+    query = (f"SELECT CAST(rand(3) * 1000000 AS BIGINT) AS r, r AS a0, {links}, "
+             "a60 - 60 = r AS same FROM range(20)")
+    assert {r["same"] for r in session.sql(query).collect()} == {True}
+    # Used three times per level: never folded, so no blow-up, 60 levels deep.
+    query = ("SELECT id AS a0, " + ", ".join(f"a{i - 1} + a{i - 1} - a{i - 1} AS a{i}"
+                                            for i in range(1, 61)) + " FROM range(3)")
+    assert [r["a60"] for r in session.sql(query).collect()] == [0, 1, 2]
+
+
 def test_doubling_chain_is_not_exponential(session):
     query = ("SELECT id AS a0, " + ", ".join(f"a{i - 1} + a{i - 1} AS a{i}" for i in range(1, 31))
              + " FROM range(3)")

@@ -4,8 +4,9 @@ import scala.collection.mutable
 import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, UnresolvedWindowExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.FunctionIdentifier
+import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -178,6 +179,34 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     }
   }
 
+  /** Native Spark's deepest lateral-alias chain (100 analyzer iterations, two per level). */
+  private val NativeDepth = 49
+  /** The most aliases folded into one expression in a row in deeper chains. */
+  private val FoldDepth = 8
+
+  /** Whether recomputing this alias inside its user is as good as reading it: deterministic,
+   *  no UDF, aggregate, window, generator or subquery (codegen shares the common part). */
+  private def isPlainRowExpression(item: NamedExpression): Boolean = item match {
+    case a: Alias => !a.child.exists(e => !isPlainNode(e))
+    case _ => false
+  }
+
+  private def isPlainNode(node: Expression): Boolean = node match {
+    case u: UnresolvedFunction =>
+      u.nameParts.size == 1 && !u.isDistinct && u.filter.isEmpty &&
+        FunctionRegistry.builtin.lookupFunction(FunctionIdentifier(u.nameParts.head)).exists { info =>
+          Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption.exists { cls =>
+            Seq(classOf[Nondeterministic], classOf[AggregateFunction], classOf[Generator])
+              .forall(kind => !kind.isAssignableFrom(cls))
+          }
+        }
+    case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => false
+    case _: LateralAliasCandidate | _: UnresolvedAttribute => true
+    case e if e.resolved => e.deterministic && !e.getClass.getSimpleName.contains("UDF") &&
+      !e.isInstanceOf[AggregateExpression] && !e.isInstanceOf[Generator]
+    case _ => true
+  }
+
   private def isWindow(e: Expression): Boolean =
     e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
 
@@ -213,6 +242,9 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     val meaning = mutable.HashMap.empty[(Int, LateralAliasCandidate), Either[Expression, Int]]
     /** The attribute of each alias computed below the list. */
     val computed = mutable.HashMap.empty[Int, Attribute]
+    /** Aliases folded into their one user instead of being computed below (deep chains only). */
+    private val folded = mutable.HashSet.empty[Int]
+    private val foldedValue = mutable.HashMap.empty[Int, Expression]
 
     items.indices.foreach { i =>
       items(i).foreach {
@@ -268,8 +300,15 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
     /** The value a reference reads (no alias around a struct field). */
     def value(c: LateralAliasCandidate, j: Int): Expression =
-      c.nameParts.tail.foldLeft(computed(j).withName(c.nameParts.head): Expression)((b, f) =>
-        ExtractValue(b, Literal(f), resolver))
+      if (folded.contains(j)) {
+        c.nameParts.tail.foldLeft(foldedExpression(j))((b, f) => UnresolvedExtractValue(b, Literal(f)))
+      } else {
+        c.nameParts.tail.foldLeft(computed(j).withName(c.nameParts.head): Expression)((b, f) =>
+          ExtractValue(b, Literal(f), resolver))
+      }
+
+    private def foldedExpression(j: Int): Expression = foldedValue.getOrElseUpdate(j,
+      substitute(j, items(j).asInstanceOf[Alias].child))
 
     /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
      *  Spark will name it from its text with native lateral alias references in it, so those are
@@ -277,7 +316,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     def substitute(i: Int, e: Expression, forNaming: Boolean = false): Expression = e.transformUp {
       case c: LateralAliasCandidate => meaning((i, c)) match {
         case Left(expr) => expr
-        case Right(j) if forNaming =>
+        case Right(j) if forNaming && !folded.contains(j) =>
           val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
           ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
           ref
@@ -285,15 +324,56 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       }
     }
 
+    /** Materialized aliases each alias really waits for: folded ones stand for what they use. */
+    private def effectiveDeps(i: Int): Set[Int] =
+      dependsOn(i).toSet.flatMap((j: Int) => if (folded.contains(j)) effectiveDeps(j) else Set(j))
+
+    /** Each item's dependency level among the aliases that are computed below the list. */
+    private def levelsOf(kept: Set[Int]): Array[Int] = {
+      val level = Array.fill(items.size)(0)
+      items.indices.foreach { i =>
+        val deps = effectiveDeps(i).filter(kept)
+        if (deps.nonEmpty) level(i) = deps.map(level).max + 1
+      }
+      level
+    }
+
+    /**
+     * Past native Spark's depth (where its plans stop anyway), one Project per level would make
+     * the plan as deep as the chain, and Spark's recursive plan processing slow and, past a few
+     * hundred levels, overflowing. So an alias used exactly once, by a plain deterministic
+     * built-in expression, is folded into its user, up to FoldDepth aliases in a row; everything
+     * else (used twice, non-deterministic, a UDF, a subquery) is still computed once below.
+     */
+    private def foldShortChains(which: Set[Int]): Unit = {
+      val uses = mutable.HashMap.empty[Int, Int].withDefaultValue(0)
+      items.indices.foreach { i =>
+        items(i).foreach {
+          case c: LateralAliasCandidate => meaning((i, c)) match {
+            case Right(j) => uses(j) += 1
+            case _ =>
+          }
+          case _ =>
+        }
+      }
+      val depth = mutable.HashMap.empty[Int, Int]
+      which.toSeq.sorted.foreach { j =>
+        val d = 1 + dependsOn(j).filter(folded).map(depth).maxOption.getOrElse(0)
+        if (uses(j) == 1 && d < FoldDepth && isPlainRowExpression(items(j))) {
+          folded += j
+          depth(j) = d
+        }
+      }
+    }
+
     /** Input with Projects computing the aliases `which`, one Project per dependency level,
      *  each resolved at once; fills `computed`. copies: the aliases also stay in the list (an
      *  aggregate list), so the computed ones get new expression ids. */
     def materialize(which: Set[Int], copies: Boolean = false): Option[LogicalPlan] = {
-      val level = Array.fill(items.size)(0)
-      items.indices.foreach { i =>
-        if (dependsOn(i).nonEmpty) level(i) = dependsOn(i).map(level).max + 1
-      }
-      val levels = which.toSeq.groupBy(level).toSeq.sortBy(_._1)
+      if (!copies && levelsOf(which).size > NativeDepth) foldShortChains(which)
+      val kept = which -- folded
+      val level = levelsOf(kept)
+      val levels = kept.toSeq.groupBy(level).toSeq.sortBy(_._1)
       val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)
       if (levels.size > maxDepth) {
         val deepest = which.maxBy(level)
