@@ -26,6 +26,7 @@ SELECT s1 AS x, x + 1, CAST(X AS BIGINT), upper(s2) AS u, concat(u, x), array(x)
 SELECT named_struct('a', s1, 'b', s2) AS st, st.a + 1, st.b AS b FROM t1 ORDER BY 2, 3;
 -- Lambdas see aliases; a lambda parameter shadows one.
 SELECT array(s1, 10) AS arr, s1 AS x, transform(arr, v -> v + x) AS tr, transform(arr, x -> x * 2) AS tr2 FROM t1 ORDER BY x, s2;
+SELECT array(s1, 10) AS arr, s1 AS x, transform(arr, v -> v + x) FROM t1 ORDER BY x, s2;
 -- Generators (native Spark: INTERNAL_ERROR).
 SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e;
 -- Windows over an alias (native Spark refuses them).

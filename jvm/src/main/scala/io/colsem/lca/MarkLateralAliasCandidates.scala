@@ -4,7 +4,8 @@ import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttrib
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, LambdaFunction, NamedExpression, UnresolvedNamedLambdaVariable}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
+import org.apache.spark.sql.catalyst.trees.TreePattern.{LAMBDA_FUNCTION, LAMBDA_VARIABLE, UNRESOLVED_ATTRIBUTE}
 import org.apache.spark.sql.internal.SQLConf
 
 import io.colsem.{ColsemConf, ValidateColsemConf}
@@ -56,6 +57,10 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
   private def mark(expr: Expression, names: Set[String], key: String => String): Expression =
     expr match {
       case u: UnresolvedAttribute if names.contains(key(u.nameParts.head)) => LateralAliasCandidate(u)
+      // Inside a lambda body the parser makes every name a lambda variable; those that are no
+      // parameter become plain attributes later, in Spark's ResolveLambdaVariables.
+      case v: UnresolvedNamedLambdaVariable if names.contains(key(v.nameParts.head)) =>
+        LateralAliasCandidate(CurrentOrigin.withOrigin(v.origin)(UnresolvedAttribute(v.nameParts)))
       case l @ LambdaFunction(body, arguments, _) =>
         val shadowed = arguments.collect {
           case v: UnresolvedNamedLambdaVariable => key(v.nameParts.head)
@@ -63,7 +68,7 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
         }.toSet
         val visible = names -- shadowed
         if (visible.isEmpty) l else l.copy(function = mark(body, visible, key))
-      case other if other.containsPattern(UNRESOLVED_ATTRIBUTE) =>
+      case other if other.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LAMBDA_FUNCTION, LAMBDA_VARIABLE) =>
         other.mapChildren(mark(_, names, key))
       case other => other
     }
