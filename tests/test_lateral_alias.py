@@ -57,6 +57,9 @@ def test_same_as_native_wherever_native_accepts(session, query):
         assert "error" not in ours
     elif "error" in native and ours.get("error") == "COLSEM_AMBIGUOUS_LATERAL_ALIAS":
         assert native["error"] == "AMBIGUOUS_LATERAL_COLUMN_ALIAS"
+    elif "laterAlias" in ours.get("parameters", {}):  # the same error, plus where the alias is
+        hint_free = {k: v for k, v in ours["parameters"].items() if k != "laterAlias"}
+        assert {**ours, "parameters": hint_free} == native
     else:
         assert ours == native
         if "error" not in ours:  # names, types, nullability and field metadata
@@ -64,6 +67,25 @@ def test_same_as_native_wherever_native_accepts(session, query):
             native_schema = session.sql(query).schema.json()
             session.conf.set(LCA, "true")
             assert session.sql(query).schema.json() == native_schema
+
+
+def test_forward_reference_is_sparks_error_with_a_hint(session):
+    with pytest.raises(AnalysisException) as err:
+        session.sql("SELECT y + 1 AS x, s1 AS y FROM t1")
+    e = err.value
+    assert e.getCondition() == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
+    assert e.getSqlState() == "42703"
+    assert e.getMessageParameters() == {
+        "objectName": "`y`", "proposal": "`s1`, `s2`, `s3`", "laterAlias": "line 1, position 20"}
+    assert ("`y` is defined by a later item of this SELECT list, at line 1, position 20; a lateral "
+            "column alias can be used only by the items after the one that defines it.") in str(e)
+    with pytest.raises(AnalysisException) as err:
+        session.sql("SELECT x + 1 AS x FROM t1")
+    assert "`x` is defined by this item itself" in str(err.value)
+    # In a subquery the name may still be an outer reference: no early error, Spark's own.
+    with pytest.raises(AnalysisException) as err:
+        session.sql("SELECT s1 FROM t1 WHERE s1 IN (SELECT y + 1 AS z, 1 AS y FROM t2)")
+    assert "laterAlias" not in err.value.getMessageParameters()
 
 
 def _normalized_plan(session, query: str) -> str:

@@ -37,6 +37,30 @@ object ColsemErrors {
       "name" -> name,
       "positions" -> definitions.map(position).mkString(" and ")), Some(reference))
 
+  /**
+   * Spark's own unresolved-column error for a name only a later SELECT item (or the item itself)
+   * defines, with a hint saying so: same class, SQLSTATE and parameters, plus `laterAlias`.
+   */
+  def forwardLateralAlias(
+      unresolved: AnalysisException,
+      name: String,
+      reference: Origin,
+      definition: Origin,
+      selfReference: Boolean): AnalysisException = {
+    val where = if (selfReference) "this item itself" else s"a later item of this SELECT list, at ${position(definition)}"
+    val hint = s"`$name` is defined by $where; a lateral column alias can be used only by the " +
+      "items after the one that defines it."
+    val parameters = unresolved.messageParameters + ("laterAlias" -> position(definition))
+    val errorClass = unresolved.getCondition
+    SparkShims.analysisException(
+      message = s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, unresolved.messageParameters)} " +
+        s"$hint SQLSTATE: ${unresolved.getSqlState}",
+      errorClass = errorClass,
+      sqlState = unresolved.getSqlState,
+      parameters = parameters,
+      origin = Some(reference))
+  }
+
   def lateralAliasTooDeep(depth: Int, maxDepth: Int, origin: Origin): AnalysisException =
     error("COLSEM_LATERAL_ALIAS_TOO_DEEP", Map(
       "depth" -> depth.toString, "maxDepth" -> maxDepth.toString), Some(origin))

@@ -39,6 +39,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectHintResolutionRule(_ => lca.MarkLateralAliasCandidates)
     // ...then resolve every level of them at once, each alias computed once.
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
+    // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
+    extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.

@@ -2,7 +2,10 @@ package io.colsem.shims
 
 import java.net.URL
 
-import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.{AnalysisException, SparkSession}
+import org.apache.spark.sql.catalyst.analysis.AnalysisContext
+import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.internal.SQLConf
 
@@ -36,6 +39,22 @@ object SparkShims {
       origin.map(_.getQueryContext).getOrElse(Array.empty),
       Some(sqlState),
       None)
+
+  /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
+  def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
+      .asInstanceOf[AnalysisException]
+
+  /** The text of Spark's message for one of its error classes. */
+  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
+    org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
+
+  /** The analysis of a subquery, whose names may be outer references, is under way. */
+  def resolvingSubquery: Boolean = AnalysisContext.get.outerPlan.isDefined
+
+  /** Whether `name` is a session variable (DECLARE VARIABLE), which a bare name may mean. */
+  def isSessionVariable(session: SparkSession, name: String): Boolean =
+    session.sessionState.catalogManager.tempVariableManager.get(Seq(name)).isDefined
 
   /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
   def registerErrorConditions(conditions: URL): Unit =

@@ -17,6 +17,10 @@ import org.apache.spark.internal.Logging
  */
 object ErrorConditionRegistry extends Logging {
 
+  /** The text of Spark's message for an error class and its parameters (no class, no SQLSTATE). */
+  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
+    SparkThrowableHelper.errorReader.getErrorMessage(errorClass, parameters)
+
   def register(conditions: URL): Unit = synchronized {
     val reader = SparkThrowableHelper.errorReader
     try {

@@ -1,0 +1,60 @@
+package io.colsem.lca
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
+import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
+
+import io.colsem.ColsemErrors
+import io.colsem.shims.SparkShims
+
+/**
+ * Resolution rule that never changes a plan: a name in a SELECT list that only a later item (or
+ * the item itself) defines as an alias fails with Spark's usual UNRESOLVED_COLUMN error plus a
+ * hint naming that alias and where it is. Raised only when nothing else can still resolve the name:
+ * the list's input is resolved and has no such column (nor metadata column), no session variable
+ * has that name, and this is not a subquery (whose names may be outer references).
+ */
+class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    if (plan.containsPattern(UNRESOLVED_ATTRIBUTE) && LateralAliasConf.enabled(conf) &&
+        !SparkShims.resolvingSubquery) {
+      plan.foreachUp {
+        case p @ Project(items, child) if child.resolved => check(p, items, child)
+        case a: Aggregate if a.child.resolved => check(a, a.aggregateExpressions, a.child)
+        case _ =>
+      }
+    }
+    plan
+  }
+
+  private def check(operator: LogicalPlan, items: Seq[NamedExpression], input: LogicalPlan): Unit = {
+    val resolver = conf.resolver
+    def aliasesNamed(name: String, range: Range): Option[Int] =
+      range.find(j => items(j) match {
+        case a: Alias => resolver(a.name, name)
+        case _ => false
+      })
+    items.indices.foreach { i =>
+      items(i).foreach {
+        case u: UnresolvedAttribute if u.nameParts.size == 1 =>
+          val name = u.nameParts.head
+          aliasesNamed(name, i until items.size).foreach { later =>
+            val unresolvable = aliasesNamed(name, 0 until i).isEmpty &&
+              input.resolve(u.nameParts, resolver).isEmpty &&
+              !input.metadataOutput.exists(a => resolver(a.name, name)) &&
+              !SparkShims.isSessionVariable(session, name)
+            if (unresolvable) {
+              throw ColsemErrors.forwardLateralAlias(
+                SparkShims.unresolvedColumnError(operator, u), name, u.origin, items(later).origin,
+                selfReference = later == i)
+            }
+          }
+        case _ =>
+      }
+    }
+  }
+}
