@@ -51,8 +51,8 @@ object ColsemConf {
   val LateralAliasMaxDepth: ColsemConfEntry[Int] = positiveInt(
     "spark.colsem.lateralAlias.maxDepth", default = 400, max = 10000,
     "The most nested Projects the lateral aliases of one SELECT list may need: one per level of " +
-      "aliases that later items use (past 49 levels, short runs of plain single-use aliases " +
-      "share one, so a chain of 1,000 simple aliases needs 125). Spark processes plans " +
+      "aliases that later items use (past 49 levels, short runs of plain deterministic aliases " +
+      "share one, so a chain of 1,000 simple aliases needs about 110). Spark processes plans " +
       "recursively and past about 450 nested Projects the JVM's default thread stack overflows, " +
       "so deeper lists fail with COLSEM_LATERAL_ALIAS_TOO_DEEP instead. Raise it only with a " +
       "larger thread stack (-Xss).")

@@ -183,6 +183,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
   private val NativeDepth = 49
   /** The most aliases folded into one expression in a row in deeper chains. */
   private val FoldDepth = 8
+  /** The largest expression (in nodes) a folded alias may become. */
+  private val FoldSize = 64
 
   /** Whether recomputing this alias inside its user is as good as reading it: deterministic,
    *  no UDF, aggregate, window, generator or subquery (codegen shares the common part). */
@@ -341,27 +343,29 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     /**
      * Past native Spark's depth (where its plans stop anyway), one Project per level would make
      * the plan as deep as the chain, and Spark's recursive plan processing slow and, past a few
-     * hundred levels, overflowing. So an alias used exactly once, by a plain deterministic
-     * built-in expression, is folded into its user, up to FoldDepth aliases in a row; everything
-     * else (used twice, non-deterministic, a UDF, a subquery) is still computed once below.
+     * hundred levels, overflowing. So a plain alias (a deterministic built-in expression) is
+     * folded into the items that use it, as long as the folded expression stays small (at most
+     * FoldSize nodes) and at most FoldDepth aliases are folded in a row; codegen evaluates such a
+     * shared deterministic part once. Everything else (non-deterministic, a UDF, a subquery) is
+     * still computed once below.
      */
     private def foldShortChains(which: Set[Int]): Unit = {
-      val uses = mutable.HashMap.empty[Int, Int].withDefaultValue(0)
-      items.indices.foreach { i =>
-        items(i).foreach {
-          case c: LateralAliasCandidate => meaning((i, c)) match {
-            case Right(j) => uses(j) += 1
-            case _ =>
-          }
-          case _ =>
-        }
-      }
       val depth = mutable.HashMap.empty[Int, Int]
+      val size = mutable.HashMap.empty[Int, Int]
       which.toSeq.sorted.foreach { j =>
-        val d = 1 + dependsOn(j).filter(folded).map(depth).maxOption.getOrElse(0)
-        if (uses(j) == 1 && d < FoldDepth && isPlainRowExpression(items(j))) {
+        val deps = dependsOn(j).filter(folded)
+        val d = 1 + deps.map(depth).maxOption.getOrElse(0)
+        val n = items(j).asInstanceOf[NamedExpression].collect {
+          case c: LateralAliasCandidate => meaning((j, c)) match {
+            case Right(k) if folded.contains(k) => size(k)
+            case _ => 1
+          }
+          case _ => 1
+        }.sum
+        if (d <= FoldDepth && n <= FoldSize && isPlainRowExpression(items(j))) {
           folded += j
           depth(j) = d
+          size(j) = n
         }
       }
     }
