@@ -57,8 +57,23 @@ object ColsemConf {
       "so deeper lists fail with COLSEM_LATERAL_ALIAS_TOO_DEEP instead. Raise it only with a " +
       "larger thread stack (-Xss).")
 
+  val StarExclude: ColsemConfEntry[Seq[String]] = namedList(
+    "spark.colsem.star.exclude", Seq("TAGGED", "PATTERN"),
+    "Which columns `*` and `t.*` leave out, as a comma list of strategies (empty: every column, " +
+      "as vanilla Spark). TAGGED: columns named by the table or view property " +
+      "colsem.hidden_columns, or whose field metadata has colsem.hidden = true. PATTERN: columns " +
+      "whose name matches spark.colsem.star.excludePattern. Only columns that come straight " +
+      "from a table or view are left out, and never by a * in an INSERT statement.")
+
+  val StarExcludePattern: ColsemConfEntry[String] = regex(
+    "spark.colsem.star.excludePattern",
+    "The Java regular expression the PATTERN strategy of spark.colsem.star.exclude matches " +
+      "against a whole column name (for example _hoodie_.*|_change_type; prefix (?i) to ignore " +
+      "case).")
+
   /** In the order `colsem_status()` and the docs list them. */
-  val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled, LateralAliasMaxDepth)
+  val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled,
+    LateralAliasMaxDepth, StarExclude, StarExcludePattern)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap
@@ -79,6 +94,22 @@ object ColsemConf {
   private def positiveInt(key: String, default: Int, max: Int, doc: String): ColsemConfEntry[Int] =
     ColsemConfEntry[Int](key, default, doc, Seq(s"an integer from 1 to $max"),
       raw => raw.toIntOption.filter(v => v >= 1 && v <= max), _.toString)
+
+  /** A comma list of names from `values` (any case), kept upper-case and without repeats. */
+  private def namedList(
+      key: String, values: Seq[String], doc: String): ColsemConfEntry[Seq[String]] =
+    ColsemConfEntry[Seq[String]](key, Seq.empty, doc,
+      Seq(s"a comma-separated list of ${values.mkString(", ")} (or empty)"),
+      raw => {
+        val names = raw.split(",").map(_.trim).filter(_.nonEmpty).map(_.toUpperCase(Locale.ROOT))
+        if (names.forall(values.contains)) Some(names.distinct.toSeq) else None
+      },
+      _.mkString(","))
+
+  /** A regular expression that compiles; empty means none. */
+  private def regex(key: String, doc: String): ColsemConfEntry[String] =
+    ColsemConfEntry[String](key, "", doc, Seq("a Java regular expression that compiles"),
+      raw => scala.util.Try(java.util.regex.Pattern.compile(raw)).toOption.map(_ => raw), identity)
 
   private def choice(
       key: String, values: Seq[String], default: String, doc: String): ColsemConfEntry[String] =

@@ -65,6 +65,32 @@ object ColsemErrors {
     error("COLSEM_LATERAL_ALIAS_TOO_DEEP", Map(
       "depth" -> depth.toString, "maxDepth" -> maxDepth.toString), Some(origin))
 
+  def starPatternRequired(): AnalysisException = error("COLSEM_STAR_PATTERN_REQUIRED", Map.empty)
+
+  def unknownHiddenColumns(
+      objectType: String,
+      objectName: String,
+      unknown: Seq[String],
+      valid: Seq[String],
+      columns: Seq[String],
+      origin: Option[Origin]): AnalysisException = {
+    val listed = unknown.map(n => s"'$n'").mkString(", ")
+    error("COLSEM_UNKNOWN_HIDDEN_COLUMNS", Map(
+      "objectType" -> objectType, "objectName" -> objectName, "unknownColumns" -> listed,
+      "columns" -> columns.mkString(", "), "validValue" -> valid.mkString(",")), origin)
+  }
+
+  def hiddenColumnsNotWritten(
+      table: String, missing: Seq[String], providedColumns: Seq[String], origin: Origin): AnalysisException =
+    error("COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN", Map(
+      "tableName" -> table,
+      "missingColumns" -> missing.map(c => s"`$c`").mkString(", "),
+      "missingList" -> missing.mkString(", "),
+      "columnList" -> providedColumns.mkString(", ")), Some(origin))
+
+  def columnsArguments(count: Int): AnalysisException =
+    error("COLSEM_COLUMNS_ARGUMENTS", Map("argumentCount" -> count.toString))
+
   private def position(origin: Origin): String =
     (origin.line, origin.startPosition) match {
       case (Some(l), Some(p)) => s"line $l, position ${p + 1}"

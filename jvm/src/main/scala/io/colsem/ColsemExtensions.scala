@@ -41,6 +41,14 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
+    extensions.injectHintResolutionRule(_ => star.MarkColumnHidingStars)
+    // ...and once their input is resolved, work out which of its columns are hidden.
+    extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)
+    // ...and an INSERT BY NAME may not fill a hidden column with DEFAULT/NULL because of a *.
+    extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnInsert)
+    // Which columns of a table * hides in this session, and why.
+    extensions.injectTableFunction(star.ColumnsTableFunction.description)
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.

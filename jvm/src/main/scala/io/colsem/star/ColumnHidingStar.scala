@@ -1,0 +1,33 @@
+package io.colsem.star
+
+import org.apache.spark.sql.catalyst.analysis.{ExpandStarParameters, Star}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, ExprId, LeafExpression, NamedExpression, Unevaluable}
+
+/**
+ * A `*`, `t.*` or `* EXCEPT (...)` that leaves out the hidden columns of its input.
+ *
+ * Spark's ResolveReferences expands stars as soon as their operator's child is resolved, and
+ * gives the star only the child's output, not the child plan; which columns are hidden depends on
+ * where each column comes from, which only the plan says. So the star expands in two steps:
+ * while `hidden` is unknown it expands to itself (Spark keeps the operator unresolved and tries
+ * again next iteration); [[ResolveColumnHidingStars]], at the end of the same iteration, reads the
+ * resolved child and fills `hidden`; the next iteration expands the wrapped star exactly as
+ * vanilla Spark does (qualifiers, EXCEPT, errors and all) and drops the hidden columns.
+ */
+case class ColumnHidingStar(star: Star, exclusion: StarExclusion, hidden: Option[Set[ExprId]] = None)
+  extends LeafExpression with Star with Unevaluable {
+
+  override def expandStar(parameters: ExpandStarParameters): Seq[NamedExpression] = hidden match {
+    case None => Seq(this)
+    case Some(ids) =>
+      val expanded = star.expandStar(parameters)
+      if (ids.isEmpty) expanded
+      else expanded.filterNot {
+        // Struct fields of `s.*` are aliases, never hidden: they are not columns of a table.
+        case a: Attribute => ids.contains(a.exprId)
+        case _ => false
+      }
+  }
+
+  override def toString: String = star.toString
+}

@@ -1,0 +1,58 @@
+package io.colsem.star
+
+import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedStar, UnresolvedStarExceptOrReplace}
+import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, InsertIntoStatement, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
+import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
+
+import io.colsem.ValidateColsemConf
+
+/**
+ * Hints-batch rule (before Resolution, so before Spark expands any star): when the session asks
+ * `*` to leave columns out (`spark.colsem.star.exclude`), wraps each `*`, `t.*` and
+ * `* EXCEPT (...)` item of a SELECT list in a [[ColumnHidingStar]], which decides at expansion
+ * time, once the FROM clause is resolved, which columns are hidden.
+ *
+ * Left as vanilla: stars inside function calls (`struct(*)`, `hash(*)`); DataFrame `withColumn`
+ * and friends, which Spark expresses as other star classes; and every star of an INSERT
+ * statement, so `INSERT INTO t SELECT * FROM t` carries hidden columns through instead of
+ * writing NULL or DEFAULT into them.
+ */
+object MarkColumnHidingStars extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan =
+    if (!plan.containsAnyPattern(PROJECT, AGGREGATE) || ValidateColsemConf.changesConf(plan)) plan
+    else StarExclusion.read(conf) match {
+      case None => plan
+      case Some(_) if writesRows(plan) => plan
+      case Some(exclusion) =>
+        plan.resolveOperatorsWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
+          case p: Project if p.projectList.exists(isPlainStar) =>
+            p.copy(projectList = p.projectList.map(wrap(_, exclusion)))
+          case a: Aggregate if a.aggregateExpressions.exists(isPlainStar) =>
+            a.copy(aggregateExpressions = a.aggregateExpressions.map(wrap(_, exclusion)))
+        }
+    }
+
+  /** `*`, `t.*`, `* EXCEPT (...)` as a SELECT item; not the stars Spark builds for DataFrame
+   *  `withColumn(s)`/`withColumnRenamed`, nor `* REPLACE`. */
+  private def isPlainStar(item: Expression): Boolean = item match {
+    case _: UnresolvedStar => true
+    case s: UnresolvedStarExceptOrReplace => s.replacements.isEmpty
+    case UnresolvedAlias(s, _) => isPlainStar(s)
+    case _ => false
+  }
+
+  private def wrap(item: NamedExpression, exclusion: StarExclusion): NamedExpression = item match {
+    // The star's position stays on the wrapper, for Spark's errors that point at it.
+    case s: Star if isPlainStar(s) => CurrentOrigin.withOrigin(s.origin)(ColumnHidingStar(s, exclusion))
+    case u @ UnresolvedAlias(s: Star, _) if isPlainStar(s) =>
+      u.copy(child = CurrentOrigin.withOrigin(s.origin)(ColumnHidingStar(s, exclusion)))
+    case other => other
+  }
+
+  /** An INSERT anywhere in the statement (CTEs before it included): its stars stay vanilla. */
+  private def writesRows(plan: LogicalPlan): Boolean = plan.exists(_.isInstanceOf[InsertIntoStatement])
+}

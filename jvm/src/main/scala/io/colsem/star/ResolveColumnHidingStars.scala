@@ -1,0 +1,44 @@
+package io.colsem.star
+
+import org.apache.spark.sql.catalyst.analysis.UnresolvedAlias
+import org.apache.spark.sql.catalyst.expressions.NamedExpression
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
+
+/**
+ * Resolution rule: once the input of a SELECT list holding a [[ColumnHidingStar]] is resolved,
+ * works out which of the input's columns the star leaves out ([[HiddenColumns]]), so that Spark's
+ * ResolveReferences expands the star without them in the next iteration. 
+ */
+object ResolveColumnHidingStars extends Rule[LogicalPlan] {
+
+  override def apply(plan: LogicalPlan): LogicalPlan =
+    // Stars are wrapped only while the session hides columns; otherwise this is one flag check.
+    if (!plan.containsAnyPattern(PROJECT, AGGREGATE) || StarExclusion.read(conf).isEmpty) plan
+    else plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
+      case p: Project if p.childrenResolved && p.projectList.exists(isPending) =>
+        p.copy(projectList = decide(p.projectList, p.child))
+      case a: Aggregate if a.childrenResolved && a.aggregateExpressions.exists(isPending) =>
+        a.copy(aggregateExpressions = decide(a.aggregateExpressions, a.child))
+    }
+
+  private def isPending(item: NamedExpression): Boolean = item match {
+    case s: ColumnHidingStar => s.hidden.isEmpty
+    case UnresolvedAlias(s: ColumnHidingStar, _) => s.hidden.isEmpty
+    case _ => false
+  }
+
+  private def decide(items: Seq[NamedExpression], input: LogicalPlan): Seq[NamedExpression] = {
+    val star = items.collectFirst {
+      case s: ColumnHidingStar => s
+      case UnresolvedAlias(s: ColumnHidingStar, _) => s
+    }.get
+    val ids = Some(HiddenColumns.hiddenIds(input, star.exclusion, conf.resolver, Some(star.origin)))
+    items.map {
+      case s: ColumnHidingStar if s.hidden.isEmpty => s.copy(hidden = ids)
+      case u @ UnresolvedAlias(s: ColumnHidingStar, _) if s.hidden.isEmpty => u.copy(child = s.copy(hidden = ids))
+      case other => other
+    }
+  }
+}
