@@ -8,6 +8,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             native support, which stops at 49 levels ("Max iterations")
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
   lca_udf_calls Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
+  star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
+            default settings, and with spark.colsem.star.exclude=TAGGED,PATTERN hiding 10 % of
+            the columns (vanilla: the same query, every column)
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
 `--quick` runs everything once (CI keeps the script working; no timing is asserted).
 """
@@ -77,6 +80,7 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
             result["tpcds_analysis_s"] = total
             result["tpcds_queries"] = len(queries)
         result.update(lateral_alias_benchmarks(spark, iterations))
+        result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
     return result
 
@@ -130,6 +134,37 @@ def lateral_alias_benchmarks(spark, iterations: int) -> Dict[str, float]:
     return out
 
 
+STAR_WIDTHS = (100, 1000, 2000, 5000)
+
+
+def star_benchmarks(spark, mode: str, iterations: int) -> Dict[str, float]:
+    """Analysis of SELECT * on wide catalog tables whose every tenth column is tagged hidden."""
+    out: Dict[str, float] = {}
+    for n in STAR_WIDTHS:
+        columns = ", ".join(f"{'_sys' if i % 10 == 0 else 'c'}{i} INT" for i in range(n))
+        hidden = ",".join(f"_sys{i}" for i in range(0, n, 20))  # half of them by the property...
+        spark.sql(f"CREATE TABLE bench_wide_{n} ({columns}) USING parquet "
+                  f"TBLPROPERTIES ('colsem.hidden_columns' = '{hidden}')")
+        query = f"SELECT * FROM bench_wide_{n}"
+        analyze = lambda: spark.sql(query)._jdf.queryExecution().analyzed()
+        for _ in range(2):
+            analyze()
+        out[f"star_{n}_s"] = timed(analyze, max(iterations, 3))
+        if mode == "colsem":  # ...the other half by the pattern
+            spark.conf.set("spark.colsem.star.exclude", "TAGGED,PATTERN")
+            spark.conf.set("spark.colsem.star.excludePattern", "_sys[0-9]*[13579]0")
+            width = len(spark.sql(query).columns)
+            if width != n - n // 10:
+                raise SystemExit(f"SELECT * on {n} columns kept {width}, expected {n - n // 10}")
+            analyze()
+            out[f"star_{n}_hiding_s"] = timed(analyze, max(iterations, 3))
+            spark.conf.unset("spark.colsem.star.exclude")
+            spark.conf.unset("spark.colsem.star.excludePattern")
+        else:
+            out[f"star_{n}_hiding_s"] = out[f"star_{n}_s"]
+    return out
+
+
 def run_mode(mode: str, iterations: int) -> Dict[str, float]:
     env = dict(os.environ, COLSEM_AUTOREGISTER="0")
     proc = subprocess.run([sys.executable, __file__, "--worker", mode, "--iterations", str(iterations)],
@@ -175,6 +210,10 @@ def main(argv: List[str] | None = None) -> int:
     metrics += [("lca_runtime_s", f"3-level lateral-alias query over {RUNTIME_ROWS:,} rows (s)"),
                 ("inlined_runtime_s", f"the same query hand-inlined (s)"),
                 ("lca_udf_calls_per_row", "Python UDF calls per row, alias used 3 times")]
+    for n in STAR_WIDTHS:
+        metrics += [(f"star_{n}_s", f"analysis of SELECT * on {n:,} columns, default settings (s)"),
+                    (f"star_{n}_hiding_s", f"analysis of SELECT * on {n:,} columns, colsem hiding "
+                                           f"{n // 10:,} (TAGGED+PATTERN) vs vanilla * (s)")]
     for metric, label in metrics:
         if metric not in samples["vanilla"][0]:
             continue

@@ -56,3 +56,18 @@ def test_feature_leaves_the_plan_unchanged(tpcds, feature, query):
     off = _plans(tpcds, sql)
     tpcds.conf.set(feature, "true")
     assert _plans(tpcds, sql) == off
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
+def test_star_strategies_that_hide_nothing_leave_the_plan_unchanged(tpcds, query):
+    """Star strategies on, but no TPC-DS column is tagged or matches: every `*` goes through
+    colsem's wrapping and expansion and must come out exactly as vanilla Spark's."""
+    sql = query.read_text()
+    default = _plans(tpcds, sql)
+    tpcds.conf.set("spark.colsem.star.exclude", "TAGGED,PATTERN")
+    tpcds.conf.set("spark.colsem.star.excludePattern", "colsem_matches_no_tpcds_column")
+    try:
+        assert _plans(tpcds, sql) == default
+    finally:
+        tpcds.conf.unset("spark.colsem.star.exclude")
+        tpcds.conf.unset("spark.colsem.star.excludePattern")

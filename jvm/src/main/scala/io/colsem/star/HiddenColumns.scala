@@ -32,14 +32,19 @@ final case class ColumnSource(
       resolver: Resolver,
       origin: Option[Origin] = None): Seq[(Attribute, Seq[HidingMarker])] = {
     val listed = HiddenColumns.listedNames(hiddenProperty)
-    val (known, unknown) = listed.partition(n => output.exists(a => resolver(a.name, n)))
+    // Names compare as the session's resolver says; a set of keys keeps wide tables linear.
+    val key: String => String =
+      if (resolver("a", "A")) _.toLowerCase(Locale.ROOT) else identity
+    val columnKeys = output.map(a => key(a.name)).toSet
+    val (known, unknown) = listed.partition(n => columnKeys.contains(key(n)))
+    val listedKeys = known.map(key).toSet
     if (unknown.nonEmpty) {
       throw ColsemErrors.unknownHiddenColumns(
         kind, name.getOrElse("?"), unknown, known, output.map(_.name), origin)
     }
     val pattern = configuredPattern.map(java.util.regex.Pattern.compile)
     output.map { a =>
-      val byProperty = listed.exists(resolver(a.name, _)).option(
+      val byProperty = listedKeys.contains(key(a.name)).option(
         HidingMarker(StarExclusion.Tagged, s"${kind.toLowerCase(Locale.ROOT)} property ${HiddenColumns.PropertyKey}"))
       val byMetadata = HiddenColumns.taggedByMetadata(a).option(
         HidingMarker(StarExclusion.Tagged, s"field metadata ${HiddenColumns.MetadataKey}"))
