@@ -81,10 +81,28 @@ def main() -> int:
     print("A chain of 1,000 aliases (native Spark stops at 49): a1000 =",
           spark.sql(chain).first()["a1000"])
 
-    section("7. Features")
+    section("7. SELECT * strategies: system columns hidden from *, never lost")
+    spark.sql("CREATE TABLE events (id INT, name STRING, _row_id BIGINT, _change_type STRING) "
+              "USING parquet TBLPROPERTIES ('colsem.hidden_columns' = '_row_id')")
+    spark.sql("INSERT INTO events VALUES (1, 'a', 100, 'insert'), (2, 'b', 200, 'update')")
+    print("default:", spark.sql("SELECT * FROM events").columns)
+    spark.conf.set("spark.colsem.star.exclude", "TAGGED,PATTERN")
+    spark.conf.set("spark.colsem.star.excludePattern", "_change_type|_hoodie_.*")
+    print("TAGGED,PATTERN:", spark.sql("SELECT * FROM events").columns)
+    print("named explicitly:", spark.sql("SELECT _row_id, * FROM events").columns)
+    print("a subquery's explicit choice stays:",
+          spark.sql("SELECT * FROM (SELECT _row_id, * FROM events)").columns)
+    spark.sql("SELECT * FROM colsem_columns('events')").show(truncate=False)
+    spark.sql("INSERT INTO events BY NAME SELECT * FROM events")
+    print("after INSERT INTO events BY NAME SELECT * FROM events, hidden values kept:")
+    spark.sql("SELECT id, _row_id, _change_type FROM events ORDER BY id, _row_id").show()
+    spark.conf.unset("spark.colsem.star.exclude")
+    spark.conf.unset("spark.colsem.star.excludePattern")
+
+    section("8. Features")
     print("in this version: packaging and the three ways in, config, errors, guards,")
-    print("  lateral column aliases")
-    print("not yet: SELECT * strategies, naming dialects, schema invariants, typed results")
+    print("  lateral column aliases, SELECT * strategies")
+    print("not yet: naming dialects, schema invariants, typed results")
     spark.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0
