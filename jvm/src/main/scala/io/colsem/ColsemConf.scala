@@ -5,9 +5,8 @@ import java.util.Locale
 import org.apache.spark.sql.internal.SQLConf
 
 /**
- * One typed `spark.colsem.*` key. Values are parsed when a rule reads them, so a bad value fails
- * the first query that would have used it, with an error naming the key, the value and what is
- * allowed (see [[ColsemErrors.invalidConfValue]]).
+ * One typed `spark.colsem.*` key. A bad value fails the next query the user runs, with an error
+ * naming the key, the value and what is allowed (see [[ColsemErrors.invalidConfValue]]).
  */
 final case class ColsemConfEntry[T](
     key: String,
@@ -19,10 +18,22 @@ final case class ColsemConfEntry[T](
 
   def defaultString: String = render(default)
 
-  /** The value in `conf`, or the default when unset. */
+  /**
+   * The value in `conf`, or the default when unset or invalid. Rules read settings this way. An
+   * invalid value is reported by [[validate]], which [[ValidateColsemConf]] runs on every query
+   * a user submits; a rule never throws it, because Spark also runs the analyzer for its own
+   * purposes (an encoder's deserializer when a Dataset is collected, right after the very SET
+   * that stored the bad value), and those runs must not fail.
+   */
   def readFrom(conf: SQLConf): T = conf.getConfString(key, null) match {
     case null => default
-    case raw => parse(raw.trim).getOrElse(throw ColsemErrors.invalidConfValue(this, raw))
+    case raw => parse(raw.trim).getOrElse(default)
+  }
+
+  /** Fails with COLSEM_INVALID_CONF_VALUE when `conf` holds a value this key does not accept. */
+  def validate(conf: SQLConf): Unit = conf.getConfString(key, null) match {
+    case null =>
+    case raw => if (parse(raw.trim).isEmpty) throw ColsemErrors.invalidConfValue(this, raw)
   }
 }
 

@@ -26,7 +26,7 @@ class ColsemConfSuite extends AnyFunSuite {
 
   test("an invalid value names the key, the value and the allowed values") {
     val e = intercept[AnalysisException] {
-      ColsemConf.SinglePassResolverPolicy.readFrom(confWith("spark.colsem.singlePassResolver.policy" -> "loud"))
+      ColsemConf.SinglePassResolverPolicy.validate(confWith("spark.colsem.singlePassResolver.policy" -> "loud"))
     }
     assert(e.getCondition === "COLSEM_INVALID_CONF_VALUE")
     assert(e.getSqlState === "22022")
@@ -35,6 +35,17 @@ class ColsemConfSuite extends AnyFunSuite {
       "'spark.colsem.singlePassResolver.policy' is invalid. Allowed values: warn, error. Set an " +
       "allowed value (SET spark.colsem.singlePassResolver.policy=...) or unset it (RESET " +
       "spark.colsem.singlePassResolver.policy) to get the default 'warn'. SQLSTATE: 22022")
+  }
+
+  test("rules read an invalid value as the default; only validate reports it") {
+    val conf = confWith("spark.colsem.enabled" -> "maybe", "spark.colsem.star.exclude" -> "TAGGED,NOPE")
+    assert(ColsemConf.Enabled.readFrom(conf) === true)
+    assert(ColsemConf.StarExclude.readFrom(conf) === Seq())
+    assert(intercept[AnalysisException](ColsemConf.StarExclude.validate(conf))
+      .getMessageParameters.get("confValue") === "TAGGED,NOPE")
+    ColsemConf.StarExclude.validate(confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged"))
+    assert(ColsemConf.StarExclude.readFrom(confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged")) ===
+      Seq("TAGGED", "PATTERN"))
   }
 
   private def roundTrips[T](entry: ColsemConfEntry[T]): Boolean =

@@ -30,8 +30,10 @@ object MarkColumnHidingStars extends Rule[LogicalPlan] {
       case Some(exclusion) =>
         plan.resolveOperatorsWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
           case p: Project if p.projectList.exists(isPlainStar) =>
+            StarExclusion.requirePattern(exclusion)
             p.copy(projectList = p.projectList.map(wrap(_, exclusion)))
           case a: Aggregate if a.aggregateExpressions.exists(isPlainStar) =>
+            StarExclusion.requirePattern(exclusion)
             a.copy(aggregateExpressions = a.aggregateExpressions.map(wrap(_, exclusion)))
         }
     }

@@ -11,7 +11,10 @@ import io.colsem.{ColsemConf, ColsemErrors}
  * `spark.colsem.star.exclude` are on and, for PATTERN, the regular expression. Holds the pattern's
  * text, not a compiled `Pattern` (which has no value equality), because it becomes part of a plan.
  */
-final case class StarExclusion(tagged: Boolean, patternText: Option[String]) {
+final case class StarExclusion(
+    tagged: Boolean,
+    patternText: Option[String],
+    patternMissing: Boolean = false) {
   @transient private lazy val compiled = patternText.map(Pattern.compile)
 
   /** Whether PATTERN hides a column of this name: the whole name must match. */
@@ -31,14 +34,24 @@ object StarExclusion {
   val Tagged = "TAGGED"
   val PatternStrategy = "PATTERN"
 
-  /** None when `*` is vanilla: colsem off or no strategy chosen (the default). */
+  /** None when `*` is vanilla: colsem off or no strategy chosen (the default). PATTERN without
+   *  a pattern is reported only by a query that has a star to expand ([[requirePattern]]): a
+   *  session sets the two keys one after the other, and every other statement must keep working
+   *  in between. */
   def read(conf: SQLConf): Option[StarExclusion] =
     if (!ColsemConf.isEnabled(conf)) None
     else {
       val strategies = ColsemConf.StarExclude.readFrom(conf)
       if (strategies.isEmpty) None
-      else Some(StarExclusion(strategies.contains(Tagged), patternIf(strategies, conf)))
+      else {
+        val pattern = if (strategies.contains(PatternStrategy)) configuredPattern(conf) else None
+        Some(StarExclusion(strategies.contains(Tagged), pattern,
+          patternMissing = strategies.contains(PatternStrategy) && pattern.isEmpty))
+      }
     }
+
+  def requirePattern(exclusion: StarExclusion): Unit =
+    if (exclusion.patternMissing) throw ColsemErrors.starPatternRequired()
 
   /** The settings as the colsem_columns() report shows them: every marker is listed there, the
    *  ones these settings honour are marked hidden. */
@@ -48,8 +61,4 @@ object StarExclusion {
   /** The current pattern whether or not PATTERN is on, so a report can say what it would hide. */
   def configuredPattern(conf: SQLConf): Option[String] =
     Option(ColsemConf.StarExcludePattern.readFrom(conf)).filter(_.nonEmpty)
-
-  private def patternIf(strategies: Seq[String], conf: SQLConf): Option[String] =
-    if (!strategies.contains(PatternStrategy)) None
-    else configuredPattern(conf).orElse(throw ColsemErrors.starPatternRequired())
 }
