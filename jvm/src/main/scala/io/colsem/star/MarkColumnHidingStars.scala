@@ -30,10 +30,10 @@ object MarkColumnHidingStars extends Rule[LogicalPlan] {
       case Some(exclusion) =>
         plan.resolveOperatorsWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
           case p: Project if p.projectList.exists(isPlainStar) =>
-            StarExclusion.requirePattern(exclusion)
+            StarExclusion.requirePattern(exclusion, conf)
             p.copy(projectList = p.projectList.map(wrap(_, exclusion)))
           case a: Aggregate if a.aggregateExpressions.exists(isPlainStar) =>
-            StarExclusion.requirePattern(exclusion)
+            StarExclusion.requirePattern(exclusion, conf)
             a.copy(aggregateExpressions = a.aggregateExpressions.map(wrap(_, exclusion)))
         }
     }

@@ -50,8 +50,12 @@ object StarExclusion {
       }
     }
 
-  def requirePattern(exclusion: StarExclusion): Unit =
-    if (exclusion.patternMissing) throw ColsemErrors.starPatternRequired()
+  def requirePattern(exclusion: StarExclusion, conf: SQLConf): Unit =
+    if (exclusion.patternMissing) {
+      // A pattern that is set but does not compile is the real problem: report that.
+      ColsemConf.StarExcludePattern.validate(conf)
+      throw ColsemErrors.starPatternRequired()
+    }
 
   /** The settings as the colsem_columns() report shows them: every marker is listed there, the
    *  ones these settings honour are marked hidden. */
