@@ -89,6 +89,16 @@ def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional
         os.unlink(f.name)
 
 
+def stop_server(server: subprocess.Popen, log) -> None:
+    """Stop a server process started by a test fixture and close its log."""
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
 def result_of(proc: subprocess.CompletedProcess) -> dict:
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):

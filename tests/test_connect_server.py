@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import colsem
-from conftest import SESSION_PRELUDE, result_of, run_python
+from conftest import SESSION_PRELUDE, result_of, run_python, stop_server
 
 
 def _free_port() -> int:
@@ -53,12 +53,7 @@ def connect_server(workdir: Path, log4j_file: Path):
                 time.sleep(0.5)
         yield f"sc://127.0.0.1:{port}"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        stop_server(server, log)
 
 
 def test_connect_client_sees_colsem_active_on_the_server(connect_server: str):

@@ -14,7 +14,7 @@ from typing import List
 import pytest
 
 import colsem
-from conftest import SESSION_PRELUDE, result_of, run_python
+from conftest import SESSION_PRELUDE, result_of, run_python, stop_server
 from test_connect_server import _free_port, connect_server  # noqa: F401  (fixture)
 
 LATERAL = "SELECT 2 AS a, a * 10 AS b, b + a AS c"
@@ -69,12 +69,7 @@ def thrift_server(workdir: Path, log4j_file: Path):
             time.sleep(3)
         yield url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+        stop_server(server, log)
 
 
 def _beeline(url: str, statements: List[str], check: bool = True) -> subprocess.CompletedProcess:
