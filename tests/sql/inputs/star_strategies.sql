@@ -39,6 +39,9 @@ SELECT * FROM star_ev NATURAL JOIN star_cdc;
 -- Aggregates and DISTINCT over the visible columns.
 SELECT DISTINCT * FROM star_ev ORDER BY id;
 SELECT count(*) FROM star_ev;
+-- With lateral aliases, and as an aggregate's list (every visible column grouped).
+SELECT *, id * 10 AS x, x + 1 AS y FROM star_ev ORDER BY id;
+SELECT * FROM star_ev GROUP BY id, name, payload ORDER BY id;
 -- Stars inside function calls expand every column, as in vanilla Spark.
 SELECT to_json(struct(*)) FROM star_ev WHERE id = 1;
 -- PATTERN alone.

@@ -5,7 +5,7 @@ import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
+import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
@@ -53,6 +53,10 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
+      // A star colsem expands late (ColumnHidingStar) must expand first: aliases computed below
+      // the list would otherwise become columns of its input.
+      case p: Project if p.projectList.exists(hasStar) => p
+      case a: Aggregate if a.aggregateExpressions.exists(hasStar) => a
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
         rewriteProject(p).getOrElse(unmark(p))
       case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
@@ -63,6 +67,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         ResolveLateralAliases.unwrapNamedReferences(other)
     }
   }
+
+  private def hasStar(e: Expression): Boolean = e.exists(_.isInstanceOf[Star])
 
   private def hasCandidate(e: Expression): Boolean =
     e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(_.isInstanceOf[LateralAliasCandidate])
