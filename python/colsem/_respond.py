@@ -173,7 +173,8 @@ def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Any:
 def _value_json(column: Any, data_type: Any) -> Any:
     """JSON text of one value. ``to_json(array(v))`` is ``[<v as JSON>]`` for every type Spark can
     write as JSON; the brackets are cut off. Spark writes a FLOAT inside JSON as the double it
-    widens to (1.1 -> 1.100000023841858); a top-level FLOAT keeps its own digits."""
+    widens to (1.1 -> 1.100000023841858) and a decimal with Java's BigDecimal text (1.0E-7); a
+    top-level FLOAT or DECIMAL keeps Spark's own text of it (1.1, 0.00000010)."""
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
 
@@ -181,6 +182,10 @@ def _value_json(column: Any, data_type: Any) -> Any:
         return F.lit("null")
     text = F.to_json(F.array(column), JSON_OPTIONS)
     value = text.substr(F.lit(2), F.length(text) - F.lit(2))
+    if isinstance(data_type, T.DecimalType):
+        # Spark's text of a decimal is plain digits with its scale (0.00000010), a valid JSON
+        # number; inside arrays, maps and structs the JSON writer may use an exponent (1.0E-7).
+        return F.when(column.isNull(), F.lit("null")).otherwise(column.cast("string"))
     if isinstance(data_type, T.FloatType):
         finite = column.isNotNull() & ~F.isnan(column) & (F.abs(column) != F.lit(float("inf")))
         return F.when(finite, column.cast("string")).otherwise(value)
