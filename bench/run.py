@@ -8,6 +8,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             native support, which stops at 49 levels ("Max iterations")
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
   lca_udf_calls Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
+  respond_stream_N  stream an N-row query result as a jdbc response to /dev/null: peak RSS of the
+            Python process and rows/s; colsem = colsem.respond_iter, vanilla = toLocalIterator +
+            json.dumps per row by hand. Run at 1M and 10M rows: a flat peak RSS is the memory bound.
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
 `--quick` runs everything once (CI keeps the script working; no timing is asserted).
 """
@@ -130,6 +133,77 @@ def lateral_alias_benchmarks(spark, iterations: int) -> Dict[str, float]:
     return out
 
 
+RESPOND_ROWS = (1_000_000, 10_000_000)
+RESPOND_SQL = ("SELECT id, id * 0.5 AS half, concat('row-', id) AS label, id % 7 = 0 AS flag, "
+               "CAST(id AS DECIMAL(20, 2)) AS amount FROM range(0, {rows}, 1, {partitions})")
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+
+
+def respond_worker(mode: str, rows: int) -> Dict[str, float]:
+    """One process: stream `rows` rows to /dev/null; the Python process's peak RSS is the answer."""
+    from pyspark.sql import SparkSession
+
+    import colsem
+
+    builder = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false"))
+    spark = colsem.configure(builder).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    # ~100k rows per partition: the driver JVM holds one partition at a time.
+    df = spark.sql(RESPOND_SQL.format(rows=rows, partitions=max(1, rows // 100_000)))
+    list(colsem.respond_iter(spark.sql("SELECT 1 AS warm")))
+    base = peak_rss_mb()
+    started = time.perf_counter()
+    written = 0
+    with open(os.devnull, "w") as sink:
+        if mode == "colsem":
+            for piece in colsem.respond_iter(df, fetch_size=1000):
+                written += sink.write(piece)
+        else:
+            sink.write('{"datarows":[')
+            for i, row in enumerate(df.toLocalIterator()):
+                written += sink.write(("," if i else "") + json.dumps(list(row), default=str))
+            sink.write("]}")
+    seconds = time.perf_counter() - started
+    spark.stop()
+    return {"rows": rows, "seconds": seconds, "rows_per_s": rows / seconds, "base_rss_mb": base,
+            "peak_rss_mb": peak_rss_mb(), "bytes": written}
+
+
+def run_respond(mode: str, rows: int) -> Dict[str, float]:
+    env = dict(os.environ, COLSEM_AUTOREGISTER="0")
+    proc = subprocess.run([sys.executable, __file__, "--respond-worker", mode, "--rows", str(rows)],
+                          capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise SystemExit(f"respond {mode} worker failed:\n{proc.stderr[-3000:]}")
+    return json.loads(lines[-1])
+
+
+def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
+    """Peak RSS and throughput of streaming responses, colsem vs by hand, at two result sizes."""
+    sizes = (100_000, 1_000_000) if quick else RESPOND_ROWS
+    out: List[Dict[str, object]] = []
+    for rows in sizes:
+        result = {}
+        for mode in ("vanilla", "colsem"):
+            t0 = time.perf_counter()
+            result[mode] = run_respond(mode, rows)
+            print(f"[bench] respond {rows:,} rows {mode:7s} {result[mode]}  ({time.perf_counter() - t0:.0f}s)",
+                  file=sys.stderr, flush=True)
+        for key, label in (("peak_rss_mb", f"stream {rows:,} rows as a response: Python peak RSS (MiB)"),
+                           ("seconds", f"stream {rows:,} rows as a response: time (s)")):
+            v, c = result["vanilla"][key], result["colsem"][key]
+            out.append({"name": f"respond_stream_{rows}_{key}", "label": label, "vanilla": _num(v, 1),
+                        "colsem": _num(c, 1), "ratio": _num(c / v, 3)})
+    return out
+
+
 def run_mode(mode: str, iterations: int) -> Dict[str, float]:
     env = dict(os.environ, COLSEM_AUTOREGISTER="0")
     proc = subprocess.run([sys.executable, __file__, "--worker", mode, "--iterations", str(iterations)],
@@ -150,12 +224,21 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one run, one iteration (for CI)")
     parser.add_argument("--runs", type=int, default=3, help="processes per mode (default 3)")
     parser.add_argument("--iterations", type=int, default=3, help="analyses per query per process")
+    parser.add_argument("--only", choices=["all", "analysis", "respond"], default="all",
+                        help="run only the analysis/lateral-alias benchmarks or only the response streaming ones")
     parser.add_argument("--worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
+    parser.add_argument("--respond-worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
+    parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(args.worker, args.iterations)), flush=True)
         return 0
+    if args.respond_worker:
+        print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
+        return 0
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
+    if args.only == "respond":
+        runs = 0
     if tpcds_dir() is None:
         print("TPC-DS corpus not found (../shared/tpcds or $COLSEM_TPCDS_DIR): startup only", file=sys.stderr)
     samples: Dict[str, List[Dict[str, float]]] = {"vanilla": [], "colsem": []}
@@ -176,25 +259,28 @@ def main(argv: List[str] | None = None) -> int:
                 ("inlined_runtime_s", f"the same query hand-inlined (s)"),
                 ("lca_udf_calls_per_row", "Python UDF calls per row, alias used 3 times")]
     for metric, label in metrics:
-        if metric not in samples["vanilla"][0]:
+        if not samples["vanilla"] or metric not in samples["vanilla"][0]:
             continue
         vanilla = statistics.median(s[metric] for s in samples["vanilla"])
         colsem_ = statistics.median(s[metric] for s in samples["colsem"])
         ratio = colsem_ / vanilla if vanilla == vanilla and vanilla > 0 else float("nan")
         benchmarks.append({"name": metric, "label": label, "vanilla": _num(vanilla),
                            "colsem": _num(colsem_), "ratio": _num(ratio, 3)})
-    if "lca_runtime_s" in samples["colsem"][0]:
+    if samples["colsem"] and "lca_runtime_s" in samples["colsem"][0]:
         lca = statistics.median(s["lca_runtime_s"] for s in samples["colsem"])
         inl = statistics.median(s["inlined_runtime_s"] for s in samples["colsem"])
         benchmarks.append({"name": "lca_vs_inlined",
                            "label": "colsem runtime: hand-inlined (left) vs lateral aliases (right) (s)",
                            "vanilla": _num(inl), "colsem": _num(lca), "ratio": _num(lca / inl, 3)})
+    if args.only in ("all", "respond"):
+        benchmarks += respond_benchmarks(args.quick)
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                           "python": platform.python_version()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
               "quick": args.quick, "benchmarks": benchmarks}
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
+    stem = "latest" if args.only == "all" else f"latest-{args.only}"
+    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
           f"median of {runs} process(es) per mode, modes alternating{' (quick mode)' if args.quick else ''}.", "",
@@ -202,9 +288,15 @@ def main(argv: List[str] | None = None) -> int:
     show = lambda v: "fails" if v is None else v
     md += [f"| {b['label']} | {show(b['vanilla'])} | {show(b['colsem'])} | {show(b['ratio'])} |"
            for b in benchmarks]
-    md += ["", "`fails`: vanilla Spark's native lateral-alias support stops at 49 levels "
-           "(\"Max iterations (100) reached for batch Resolution\")."]
-    (RESULTS / "latest.md").write_text("\n".join(md) + "\n")
+    if args.only in ("all", "analysis"):
+        md += ["", "`fails`: vanilla Spark's native lateral-alias support stops at 49 levels "
+               "(\"Max iterations (100) reached for batch Resolution\")."]
+    if args.only in ("all", "respond"):
+        md += ["", "Responses: each size and mode in its own process, streaming to /dev/null; vanilla "
+               "= `toLocalIterator()` + `json.dumps` per row by hand, colsem = `colsem.respond_iter` "
+               "(rows rendered to JSON text inside Spark). The same peak RSS at 1M and 10M rows is "
+               "the memory bound."]
+    (RESULTS / f"{stem}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     return 0
 

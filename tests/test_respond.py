@@ -325,3 +325,32 @@ def test_responses_leave_the_query_unchanged(spark, bank) -> None:
     colsem.respond(df, format="json")
     assert df.columns == ["age", "account_number"]
     assert [tuple(r) for r in df.collect()] == [(31, 1), (None, 2), (None, 3)]
+
+
+def test_spark_connect_jdbc_works_and_json_missing_needs_the_jvm() -> None:
+    """Over Spark Connect the rows render with DataFrame functions (jdbc works, and json with
+    missing='null'); telling MISSING from NULL needs the driver JVM, so json with missing='omit'
+    is a clear error instead of a silent downgrade. A local Connect server on an ephemeral port."""
+    from conftest import SESSION_PRELUDE, result_of, run_python
+
+    proc = run_python(SESSION_PRELUDE + """
+import colsem
+spark = SparkSession.builder.remote("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+df = spark.sql("SELECT m['age'] AS age, m['n'] AS n FROM VALUES (map('n', 1, 'age', 31)), (map('n', 2)) AS t(m) ORDER BY n")
+out = {"connect": type(df).__module__, "jdbc": colsem.respond_text(df),
+       "json_null": colsem.respond(df, format="json", missing="null")["datarows"]}
+try:
+    colsem.respond(df, format="json")
+except colsem.ColsemResponseError as exc:
+    out["error"] = str(exc)
+emit(**out)
+spark.stop()
+""", env={"SPARK_TESTING": "1", "COLSEM_AUTOREGISTER": "0"})
+    result = result_of(proc)
+    assert result["connect"].startswith("pyspark.sql.connect")
+    assert result["jdbc"] == ('{"schema":[{"name":"age","type":"integer"},{"name":"n","type":"integer"}],'
+                              '"datarows":[[31,1],[null,2]],"total":2,"size":2,"status":200}')
+    assert result["json_null"] == [{"age": 31, "n": 1}, {"age": None, "n": 2}]
+    assert result["error"].startswith(
+        "format='json' tells MISSING from NULL by analyzing the query plan in the driver JVM, which "
+        "a Spark Connect client cannot reach. Pass missing='null'")
