@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -150,12 +151,13 @@ def respond_worker(mode: str, rows: int) -> Dict[str, float]:
 
     import colsem
 
+    local_dir = tempfile.mkdtemp(prefix="colsem-bench-respond-")
     builder = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false"))
+               .config("spark.ui.showConsoleProgress", "false").config("spark.local.dir", local_dir))
     spark = colsem.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
-    # ~100k rows per partition: the driver JVM holds one partition at a time.
-    df = spark.sql(RESPOND_SQL.format(rows=rows, partitions=max(1, rows // 100_000)))
+    # ~50k rows per partition: the driver JVM holds one partition at a time.
+    df = spark.sql(RESPOND_SQL.format(rows=rows, partitions=max(1, rows // 50_000)))
     list(colsem.respond_iter(spark.sql("SELECT 1 AS warm")))
     base = peak_rss_mb()
     started = time.perf_counter()
@@ -171,6 +173,7 @@ def respond_worker(mode: str, rows: int) -> Dict[str, float]:
             sink.write("]}")
     seconds = time.perf_counter() - started
     spark.stop()
+    shutil.rmtree(local_dir, ignore_errors=True)
     return {"rows": rows, "seconds": seconds, "rows_per_s": rows / seconds, "base_rss_mb": base,
             "peak_rss_mb": peak_rss_mb(), "bytes": written}
 
