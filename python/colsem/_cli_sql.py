@@ -76,14 +76,37 @@ def build_session(args: argparse.Namespace) -> Any:
                .config("spark.ui.showConsoleProgress", "false"))
     if args.warehouse:
         builder.config("spark.sql.warehouse.dir", str(Path(args.warehouse).resolve()))
-    for item in args.conf:
-        key, value = _pair(item, "--conf")
+    confs = dict(_pair(item, "--conf") for item in args.conf)
+    if "spark.driver.extraJavaOptions" not in confs:
+        # stderr is for the progress line and errors: the JVM's start-up chatter stays out of it.
+        builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_quiet_log4j()}")
+    for key, value in confs.items():
         builder.config(key, value)
     spark = configure(builder).getOrCreate()
     # A failing query is reported once, on stderr, by run(); Spark would also log it (with its
     # stack trace) at ERROR level.
     spark.sparkContext.setLogLevel("FATAL")
     return spark
+
+
+QUIET_LOG4J = """\
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %p %c{1}: %m%n
+"""
+
+
+def _quiet_log4j() -> str:
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / "colsem-sql-log4j2.properties"
+    if not path.exists() or path.read_text() != QUIET_LOG4J:
+        path.write_text(QUIET_LOG4J)
+    return str(path)
 
 
 def _has_parquet(folder: Path) -> bool:
@@ -268,6 +291,12 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None, err: Optional[Te
 def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace, out: TextIO,
                     err: TextIO, show: bool, delay: float) -> int:
     from pyspark.errors import PySparkException
+    from pyspark.logger import PySparkLogger
+
+    # PySpark logs every failing query (with the JVM stack trace) before raising it; the error
+    # line below is the one report.
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).disabled = True
 
     try:
         with (Progress(spark, err, delay) if show else _Nothing()):
