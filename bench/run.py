@@ -194,12 +194,14 @@ def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
     out: List[Dict[str, object]] = []
     for rows in sizes:
         result = {}
-        for mode in ("vanilla", "colsem"):
+        for mode in ("colsem", "vanilla"):
             t0 = time.perf_counter()
             result[mode] = run_respond(mode, rows)
+            result[mode]["growth_mb"] = result[mode]["peak_rss_mb"] - result[mode]["base_rss_mb"]
             print(f"[bench] respond {rows:,} rows {mode:7s} {result[mode]}  ({time.perf_counter() - t0:.0f}s)",
                   file=sys.stderr, flush=True)
         for key, label in (("peak_rss_mb", f"stream {rows:,} rows as a response: Python peak RSS (MiB)"),
+                           ("growth_mb", f"stream {rows:,} rows as a response: Python RSS growth while streaming (MiB)"),
                            ("seconds", f"stream {rows:,} rows as a response: time (s)")):
             v, c = result["vanilla"][key], result["colsem"][key]
             out.append({"name": f"respond_stream_{rows}_{key}", "label": label, "vanilla": _num(v, 1),
