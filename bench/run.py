@@ -153,7 +153,10 @@ def respond_worker(mode: str, rows: int) -> Dict[str, float]:
 
     local_dir = tempfile.mkdtemp(prefix="colsem-bench-respond-")
     builder = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false").config("spark.local.dir", local_dir))
+               .config("spark.ui.showConsoleProgress", "false").config("spark.local.dir", local_dir)
+               # Partition results go to the driver directly, not through the block manager: on a
+               # busy machine a task result parked there was lost twice (TaskResultLost).
+               .config("spark.task.maxDirectResultSize", "64m"))
     spark = colsem.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     # ~50k rows per partition: the driver JVM holds one partition at a time.
@@ -163,13 +166,20 @@ def respond_worker(mode: str, rows: int) -> Dict[str, float]:
     started = time.perf_counter()
     written = 0
     with open(os.devnull, "w") as sink:
+        def progress(done: int) -> None:  # a trace that survives a run cut short
+            if done % 1_000_000 == 0:
+                print(json.dumps({"rows_done": done, "peak_rss_mb": peak_rss_mb(),
+                                  "seconds": time.perf_counter() - started}), file=sys.stderr, flush=True)
+
         if mode == "colsem":
-            for piece in colsem.respond_iter(df, fetch_size=1000):
+            for i, piece in enumerate(colsem.respond_iter(df, fetch_size=1000)):
                 written += sink.write(piece)
+                progress(i * 1000)
         else:
             sink.write('{"datarows":[')
             for i, row in enumerate(df.toLocalIterator()):
                 written += sink.write(("," if i else "") + json.dumps(list(row), default=str))
+                progress(i)
             sink.write("]}")
     seconds = time.perf_counter() - started
     spark.stop()
