@@ -156,7 +156,10 @@ def respond_worker(mode: str, rows: int) -> Dict[str, float]:
                .config("spark.ui.showConsoleProgress", "false").config("spark.local.dir", local_dir)
                # Partition results go to the driver directly, not through the block manager: on a
                # busy machine a task result parked there was lost twice (TaskResultLost).
-               .config("spark.task.maxDirectResultSize", "64m"))
+               .config("spark.task.maxDirectResultSize", "64m")
+               # The driver JVM's heap grew with the rows streamed through toLocalIterator (vanilla
+               # and colsem alike): at 1g it ran out near 8M rows. Python's RSS is what is measured.
+               .config("spark.driver.memory", "3g"))
     spark = colsem.configure(builder).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     # ~50k rows per partition: the driver JVM holds one partition at a time.
