@@ -301,7 +301,7 @@ def main(argv: List[str] | None = None) -> int:
     (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
-          (f"median of {runs} process(es) per mode, modes alternating" if runs else "response streaming only")
+          + (f"median of {runs} process(es) per mode, modes alternating" if runs else "response streaming only")
           + f"{' (quick mode)' if args.quick else ''}.", "",
           "| benchmark | vanilla | colsem | ratio |", "|---|---|---|---|"]
     show = lambda v: "fails" if v is None else v
