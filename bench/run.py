@@ -11,6 +11,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
   star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
             default settings, and with spark.colsem.star.exclude=TAGGED,PATTERN hiding 10 % of
             the columns (vanilla: the same query, every column)
+  respond_stream_N  stream an N-row query result as a jdbc response to /dev/null: peak RSS of the
+            Python process and rows/s; colsem = colsem.respond_iter, vanilla = toLocalIterator +
+            json.dumps per row by hand. Run at 1M and 10M rows: a flat peak RSS is the memory bound.
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
 `--quick` runs everything once (CI keeps the script working; no timing is asserted).
 """
@@ -21,6 +24,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -165,6 +169,94 @@ def star_benchmarks(spark, mode: str, iterations: int) -> Dict[str, float]:
     return out
 
 
+RESPOND_ROWS = (1_000_000, 10_000_000)
+RESPOND_SQL = ("SELECT id, id * 0.5 AS half, concat('row-', id) AS label, id % 7 = 0 AS flag, "
+               "CAST(id AS DECIMAL(20, 2)) AS amount FROM range(0, {rows}, 1, {partitions})")
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+
+
+def respond_worker(mode: str, rows: int) -> Dict[str, float]:
+    """One process: stream `rows` rows to /dev/null; the Python process's peak RSS is the answer."""
+    from pyspark.sql import SparkSession
+
+    import colsem
+
+    local_dir = tempfile.mkdtemp(prefix="colsem-bench-respond-")
+    builder = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false").config("spark.local.dir", local_dir)
+               # Partition results go to the driver directly, not through the block manager: on a
+               # busy machine a task result parked there was lost twice (TaskResultLost).
+               .config("spark.task.maxDirectResultSize", "64m")
+               # The driver JVM's heap grew with the rows streamed through toLocalIterator (vanilla
+               # and colsem alike): at 1g it ran out near 8M rows. Python's RSS is what is measured.
+               .config("spark.driver.memory", "3g"))
+    spark = colsem.configure(builder).getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    # ~50k rows per partition: the driver JVM holds one partition at a time.
+    df = spark.sql(RESPOND_SQL.format(rows=rows, partitions=max(1, rows // 50_000)))
+    list(colsem.respond_iter(spark.sql("SELECT 1 AS warm")))
+    base = peak_rss_mb()
+    started = time.perf_counter()
+    written = 0
+    with open(os.devnull, "w") as sink:
+        def progress(done: int) -> None:  # a trace that survives a run cut short
+            if done % 1_000_000 == 0:
+                print(json.dumps({"rows_done": done, "peak_rss_mb": peak_rss_mb(),
+                                  "seconds": time.perf_counter() - started}), file=sys.stderr, flush=True)
+
+        if mode == "colsem":
+            for i, piece in enumerate(colsem.respond_iter(df, fetch_size=1000)):
+                written += sink.write(piece)
+                progress(i * 1000)
+        else:
+            sink.write('{"datarows":[')
+            for i, row in enumerate(df.toLocalIterator()):
+                written += sink.write(("," if i else "") + json.dumps(list(row), default=str))
+                progress(i)
+            sink.write("]}")
+    seconds = time.perf_counter() - started
+    spark.stop()
+    shutil.rmtree(local_dir, ignore_errors=True)
+    return {"rows": rows, "seconds": seconds, "rows_per_s": rows / seconds, "base_rss_mb": base,
+            "peak_rss_mb": peak_rss_mb(), "bytes": written}
+
+
+def run_respond(mode: str, rows: int) -> Dict[str, float]:
+    env = dict(os.environ, COLSEM_AUTOREGISTER="0")
+    proc = subprocess.run([sys.executable, __file__, "--respond-worker", mode, "--rows", str(rows)],
+                          capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+    lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise SystemExit(f"respond {mode} worker failed:\n{proc.stderr[-3000:]}")
+    return json.loads(lines[-1])
+
+
+def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
+    """Peak RSS and throughput of streaming responses, colsem vs by hand, at two result sizes."""
+    sizes = (100_000, 1_000_000) if quick else RESPOND_ROWS
+    out: List[Dict[str, object]] = []
+    for rows in sizes:
+        result = {}
+        for mode in ("colsem", "vanilla"):
+            t0 = time.perf_counter()
+            result[mode] = run_respond(mode, rows)
+            result[mode]["growth_mb"] = result[mode]["peak_rss_mb"] - result[mode]["base_rss_mb"]
+            print(f"[bench] respond {rows:,} rows {mode:7s} {result[mode]}  ({time.perf_counter() - t0:.0f}s)",
+                  file=sys.stderr, flush=True)
+        for key, label in (("peak_rss_mb", f"stream {rows:,} rows as a response: Python peak RSS (MiB)"),
+                           ("growth_mb", f"stream {rows:,} rows as a response: Python RSS growth while streaming (MiB)"),
+                           ("seconds", f"stream {rows:,} rows as a response: time (s)")):
+            v, c = result["vanilla"][key], result["colsem"][key]
+            out.append({"name": f"respond_stream_{rows}_{key}", "label": label, "vanilla": _num(v, 1),
+                        "colsem": _num(c, 1), "ratio": _num(c / v, 3)})
+    return out
+
+
 def run_mode(mode: str, iterations: int) -> Dict[str, float]:
     env = dict(os.environ, COLSEM_AUTOREGISTER="0")
     proc = subprocess.run([sys.executable, __file__, "--worker", mode, "--iterations", str(iterations)],
@@ -185,12 +277,21 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one run, one iteration (for CI)")
     parser.add_argument("--runs", type=int, default=3, help="processes per mode (default 3)")
     parser.add_argument("--iterations", type=int, default=3, help="analyses per query per process")
+    parser.add_argument("--only", choices=["all", "analysis", "respond"], default="all",
+                        help="run only the analysis/lateral-alias benchmarks or only the response streaming ones")
     parser.add_argument("--worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
+    parser.add_argument("--respond-worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
+    parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         print(json.dumps(worker(args.worker, args.iterations)), flush=True)
         return 0
+    if args.respond_worker:
+        print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
+        return 0
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
+    if args.only == "respond":
+        runs = 0
     if tpcds_dir() is None:
         print("TPC-DS corpus not found (../shared/tpcds or $COLSEM_TPCDS_DIR): startup only", file=sys.stderr)
     samples: Dict[str, List[Dict[str, float]]] = {"vanilla": [], "colsem": []}
@@ -215,35 +316,45 @@ def main(argv: List[str] | None = None) -> int:
                     (f"star_{n}_hiding_s", f"analysis of SELECT * on {n:,} columns, colsem hiding "
                                            f"{n // 10:,} (TAGGED+PATTERN) vs vanilla * (s)")]
     for metric, label in metrics:
-        if metric not in samples["vanilla"][0]:
+        if not samples["vanilla"] or metric not in samples["vanilla"][0]:
             continue
         vanilla = statistics.median(s[metric] for s in samples["vanilla"])
         colsem_ = statistics.median(s[metric] for s in samples["colsem"])
         ratio = colsem_ / vanilla if vanilla == vanilla and vanilla > 0 else float("nan")
         benchmarks.append({"name": metric, "label": label, "vanilla": _num(vanilla),
                            "colsem": _num(colsem_), "ratio": _num(ratio, 3)})
-    if "lca_runtime_s" in samples["colsem"][0]:
+    if samples["colsem"] and "lca_runtime_s" in samples["colsem"][0]:
         lca = statistics.median(s["lca_runtime_s"] for s in samples["colsem"])
         inl = statistics.median(s["inlined_runtime_s"] for s in samples["colsem"])
         benchmarks.append({"name": "lca_vs_inlined",
                            "label": "colsem runtime: hand-inlined (left) vs lateral aliases (right) (s)",
                            "vanilla": _num(inl), "colsem": _num(lca), "ratio": _num(lca / inl, 3)})
+    if args.only in ("all", "respond"):
+        benchmarks += respond_benchmarks(args.quick)
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                           "python": platform.python_version()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
               "quick": args.quick, "benchmarks": benchmarks}
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
+    stem = "latest" if args.only == "all" else f"latest-{args.only}"
+    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
-          f"median of {runs} process(es) per mode, modes alternating{' (quick mode)' if args.quick else ''}.", "",
+          + (f"median of {runs} process(es) per mode, modes alternating" if runs else "response streaming only")
+          + f"{' (quick mode)' if args.quick else ''}.", "",
           "| benchmark | vanilla | colsem | ratio |", "|---|---|---|---|"]
     show = lambda v: "fails" if v is None else v
     md += [f"| {b['label']} | {show(b['vanilla'])} | {show(b['colsem'])} | {show(b['ratio'])} |"
            for b in benchmarks]
-    md += ["", "`fails`: vanilla Spark's native lateral-alias support stops at 49 levels "
-           "(\"Max iterations (100) reached for batch Resolution\")."]
-    (RESULTS / "latest.md").write_text("\n".join(md) + "\n")
+    if args.only in ("all", "analysis"):
+        md += ["", "`fails`: vanilla Spark's native lateral-alias support stops at 49 levels "
+               "(\"Max iterations (100) reached for batch Resolution\")."]
+    if args.only in ("all", "respond"):
+        md += ["", "Responses: each size and mode in its own process, streaming to /dev/null; vanilla "
+               "= `toLocalIterator()` + `json.dumps` per row by hand, colsem = `colsem.respond_iter` "
+               "(rows rendered to JSON text inside Spark). The same peak RSS at 1M and 10M rows is "
+               "the memory bound."]
+    (RESULTS / f"{stem}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     return 0
 

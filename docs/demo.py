@@ -99,10 +99,31 @@ def main() -> int:
     spark.conf.unset("spark.colsem.star.exclude")
     spark.conf.unset("spark.colsem.star.excludePattern")
 
-    section("8. Features")
+    section("8. Typed responses: jdbc/json documents from the plan's schema, NULL vs MISSING")
+    (workdir / "bank.json").write_text('{"account_number":1,"age":31}\n{"account_number":2,"age":null}\n'
+                                       '{"account_number":3}\n')
+    (spark.read.option("singleVariantColumn", "doc").json(str(workdir / "bank.json"))
+     .write.parquet(str(workdir / "bank")))
+    spark.sql(f"CREATE TEMP VIEW bank AS SELECT variant_get(doc, '$.account_number', 'long') AS "
+              f"account_number, variant_get(doc, '$.age', 'int') AS age FROM parquet.`{workdir / 'bank'}`")
+    bank = spark.sql("SELECT age, account_number FROM bank ORDER BY account_number")
+    print("jdbc (NULL and MISSING both null):")
+    print("  " + colsem.respond_text(bank, format="jdbc"))
+    print("json (record 3 has no age: MISSING is left out, record 2's null stays):")
+    print("  " + colsem.respond_text(bank, format="json"))
+    print("An all-NULL column and an empty result keep their types (OpenSearch names):")
+    print("  " + colsem.respond_text(spark.sql("SELECT CAST(NULL AS DECIMAL(9,2)) AS price, region "
+                                               "FROM sales WHERE id > 99"), types="opensearch"))
+    print("Streaming: colsem.respond_iter yields the same JSON in pieces, total counted at the end:")
+    pieces = list(colsem.respond_iter(spark.sql("SELECT id FROM range(5)"), fetch_size=2))
+    print("  " + " | ".join(pieces))
+    print("From a shell: colsem sql \"SELECT ...\" --view bank=bank.parquet --format json|jdbc|table|csv")
+
+    section("9. Features")
     print("in this version: packaging and the three ways in, config, errors, guards,")
-    print("  lateral column aliases, SELECT * strategies")
-    print("not yet: naming dialects, schema invariants, typed results")
+    print("  lateral column aliases, SELECT * strategies, typed responses (jdbc/json, NULL vs MISSING,")
+    print("  colsem sql)")
+    print("not yet: naming dialects, schema invariants")
     spark.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ._build import BuildInfo, ColsemError, build_info, jar_path
 from ._configure import ColsemConnectError, configure, connect_instructions
+from ._respond import ColsemResponseError, respond, respond_iter, respond_text
 from ._status import status
 from ._versions import UnsupportedSparkVersion, check_pyspark_version
 
@@ -31,7 +32,7 @@ def __getattr__(name: str) -> str:
 
 
 __all__ = [
-    "BuildInfo", "ColsemConnectError", "ColsemError", "EXTENSION_CLASS", "UnsupportedSparkVersion",
+    "BuildInfo", "ColsemConnectError", "ColsemError", "ColsemResponseError", "EXTENSION_CLASS", "UnsupportedSparkVersion",
     "build_info", "check_pyspark_version", "configure", "connect_instructions", "jar_path",
-    "maven_coordinate", "status",
+    "maven_coordinate", "respond", "respond_iter", "respond_text", "status",
 ]

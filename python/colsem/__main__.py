@@ -1,4 +1,5 @@
-"""``colsem`` command: where the jar is, its Maven coordinate, and a session's status."""
+"""``colsem`` command: where the jar is, its Maven coordinate, a session's status, and ``colsem sql``
+(run SQL on a local session with colsem active and print a typed response)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     sub.add_parser("coordinate", help="print the Maven coordinate (for --packages)")
     sub.add_parser("info", help="print what the bundled jar was built for, as JSON")
     sub.add_parser("status", help="start a local session and print colsem_status() as JSON")
+    from . import _cli_sql
+
+    _cli_sql.add_arguments(sub.add_parser(
+        "sql", help="run SQL on a local session with colsem and print a jdbc/json/table/csv response",
+        description=_cli_sql.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter))
     args = parser.parse_args(argv)
+    if args.command == "sql":
+        return _cli_sql.run(args)
     if args.command == "jar":
         print(jar_path())
     elif args.command == "coordinate":

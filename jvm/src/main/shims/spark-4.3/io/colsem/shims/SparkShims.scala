@@ -68,4 +68,14 @@ object SparkShims {
    *  (where injected resolution rules run). */
   def singlePassResolverEnabled(conf: SQLConf): Boolean =
     SinglePassResolverKeys.exists(k => conf.getConfString(k, "false").trim.equalsIgnoreCase("true"))
+
+  /** The analyzed plan of a classic DataFrame. */
+  def analyzedPlan(df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row]): LogicalPlan =
+    org.apache.spark.sql.colsem.DataFrames.analyzedPlan(df)
+
+  /** A DataFrame of `df`'s session over `plan`, a resolved plan colsem built from its analyzed one. */
+  def dataFrameOf(
+      df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row],
+      plan: LogicalPlan): org.apache.spark.sql.DataFrame =
+    org.apache.spark.sql.colsem.DataFrames.ofAnalyzedPlan(df, plan)
 }

@@ -1,0 +1,80 @@
+package io.colsem.respond
+
+import org.apache.spark.sql.{Row, SparkSession}
+import org.scalatest.BeforeAndAfterAll
+import org.scalatest.funsuite.AnyFunSuite
+
+import io.colsem.ColsemExtensions
+
+class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
+
+  private lazy val spark: SparkSession = SparkSession.builder()
+    .master("local[1]")
+    .config("spark.ui.enabled", "false")
+    .config("spark.sql.extensions", classOf[ColsemExtensions].getName)
+    .getOrCreate()
+
+  override def beforeAll(): Unit = {
+    super.beforeAll()
+    spark.sql("CREATE OR REPLACE TEMP VIEW docs AS SELECT * FROM VALUES " +
+      "(1, map('age', 31), parse_json('{\"age\":31}')), " +
+      "(2, map('age', CAST(NULL AS INT)), parse_json('{\"age\":null}')), " +
+      "(3, map('x', 0), parse_json('{}')) AS t(id, m, v)")
+  }
+
+  override def afterAll(): Unit = {
+    spark.stop()
+    super.afterAll()
+  }
+
+  private def presence(sql: String): (Seq[Int], Seq[Row]) = {
+    val result = ResponsePlan.withPresence(spark.sql(sql))
+    (result.presentColumns.toSeq, result.dataFrame.collect().toSeq)
+  }
+
+  test("a plan without lookups is left as it is") {
+    val df = spark.sql("SELECT id, id + 1 AS next FROM docs")
+    val result = ResponsePlan.withPresence(df)
+    assert(result.dataFrame eq df)
+    assert(result.presentColumns.toSeq === Seq(-1, -1))
+  }
+
+  test("map and variant lookups get a present column: false only for an absent key or path") {
+    val (ordinals, rows) = presence(
+      "SELECT id, m['age'] AS a, variant_get(v, '$.age', 'int') AS b, v:age AS c FROM docs ORDER BY id")
+    assert(ordinals === Seq(-1, 4, 5, 6))
+    assert(rows === Seq(
+      Row(1, 31, 31, rows.head.get(3), true, true, true),
+      Row(2, null, null, rows(1).get(3), true, true, true),
+      Row(3, null, null, null, false, false, false)))
+  }
+
+  test("flags follow the value through subqueries, renames, casts, filters and sorts") {
+    val (ordinals, rows) = presence(
+      "SELECT CAST(x AS STRING) AS s FROM (SELECT id, m['age'] AS x FROM docs) q WHERE id > 1 ORDER BY id")
+    assert(ordinals === Seq(1))
+    assert(rows === Seq(Row(null, true), Row(null, false)))
+  }
+
+  test("values past an aggregate or DISTINCT have no present column") {
+    assert(presence("SELECT max(m['age']) AS a FROM docs")._1 === Seq(-1))
+    assert(presence("SELECT DISTINCT m['age'] AS a FROM docs")._1 === Seq(-1))
+  }
+
+  test("UNION ALL children get flags by position, TRUE where a child is not a lookup") {
+    val (ordinals, rows) = presence(
+      "SELECT * FROM (SELECT id, m['age'] AS a FROM docs UNION ALL SELECT 9, CAST(NULL AS INT)) ORDER BY id")
+    assert(ordinals === Seq(-1, 2))
+    assert(rows.map(r => (r.getInt(0), r.getBoolean(2))) === Seq((1, true), (2, true), (3, false), (9, true)))
+  }
+
+  test("presenceOf: the lookups it recognizes") {
+    def flagged(sql: String): Boolean =
+      PresenceColumns.presenceOf(spark.sql(sql).queryExecution.analyzed.expressions.head).isDefined
+    assert(flagged("SELECT element_at(m, 'age') FROM docs"))
+    assert(flagged("SELECT try_element_at(m, 'age') FROM docs"))
+    assert(flagged("SELECT try_variant_get(v, '$.age', 'int') FROM docs"))
+    assert(!flagged("SELECT element_at(array(1), 1) FROM docs"))
+    assert(!flagged("SELECT coalesce(m['age'], 0) FROM docs"))
+  }
+}
