@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.colsem.PlanningInternals
 import org.apache.spark.sql.execution.{ColumnarRule, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 
 /**
  * Invariants 3 and 6, on the prepared physical plan (after planning and the preparation rules):
@@ -42,10 +43,27 @@ object CheckPreparedSchema {
     }
   }
 
+  /** Invariant 4: puts [[CheckedOutputExec]] at the root of the query's own executed plan (above
+   *  AdaptiveSparkPlanExec under adaptive execution), once per query. */
+  def guardOutput(session: SparkSession, plan: SparkPlan): SparkPlan = {
+    val mode = Invariants.mode(session.sessionState.conf)
+    if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec]) return plan
+    Invariants.record(session) match {
+      case Some(record) if isQueryPlan(plan, record) && record.claimRowCheck() =>
+        CheckedOutputExec(plan, failOnViolation = mode == Invariants.Error)
+      case _ => plan
+    }
+  }
+
   /** The query's own plan has a node planned from a node of its optimized plan; a subquery's or
    *  an adaptive re-plan's nodes link to other logical plans. */
-  private def isQueryPlan(plan: SparkPlan, record: QueryRecord): Boolean =
-    plan.find(_.logicalLink.isDefined).flatMap(_.logicalLink).exists(record.isOptimizedNode)
+  private def isQueryPlan(plan: SparkPlan, record: QueryRecord): Boolean = {
+    val planned = plan match {
+      case adaptive: AdaptiveSparkPlanExec => adaptive.inputPlan
+      case other => other
+    }
+    planned.find(_.logicalLink.isDefined).flatMap(_.logicalLink).exists(record.isOptimizedNode)
+  }
 
   private def blame(session: SparkSession, analyzed: LogicalPlan, optimized: LogicalPlan,
       prepared: SparkPlan, adaptive: Boolean): Option[Violation] = try {
@@ -142,12 +160,14 @@ class CheckPreparedSchemaAdaptive(session: SparkSession) extends Rule[SparkPlan]
   }
 }
 
-/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans). */
+/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans),
+ *  and adds the execution check at the root (all plans). Spark applies the post-transition halves
+ *  of columnar rules in reverse order of registration, so this one runs before other extensions'. */
 class CheckPreparedSchemaColumnar(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
     override def apply(plan: SparkPlan): SparkPlan = {
       CheckPreparedSchema.check(session, plan, adaptive = false)
-      plan
+      CheckPreparedSchema.guardOutput(session, plan)
     }
   }
 }

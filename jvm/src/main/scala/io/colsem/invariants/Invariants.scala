@@ -26,6 +26,7 @@ final class QueryRecord(analyzed: LogicalPlan) {
   private val analyzedRef = new WeakReference(analyzed)
   private val optimizedRef = new AtomicReference[WeakReference[LogicalPlan]]()
   private val physicalChecked = new AtomicBoolean(false)
+  private val rowsChecked = new AtomicBoolean(false)
   private val reported = ConcurrentHashMap.newKeySet[String]()
   @volatile private var optimizedNodes: java.util.Set[LogicalPlan] = _
 
@@ -51,6 +52,8 @@ final class QueryRecord(analyzed: LogicalPlan) {
   }
 
   def claimPhysicalCheck(): Boolean = physicalChecked.compareAndSet(false, true)
+
+  def claimRowCheck(): Boolean = rowsChecked.compareAndSet(false, true)
 
   /** True the first time a violation is seen for this query: warnings are logged once per query. */
   def firstReport(v: Violation): Boolean = reported.add(v.toString)
