@@ -4,7 +4,7 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute}
 import org.apache.spark.sql.catalyst.plans.logical.{Join, LogicalPlan}
 import org.apache.spark.sql.catalyst.util.QuotingUtils
 
@@ -37,7 +37,12 @@ object DuplicateQualifiedFields {
       }
     }.nextOption().map { case (first, second) =>
       val field = (first.qualifier :+ first.name).map(QuotingUtils.quoteIfNeeded).mkString(".")
-      Violation.duplicateField(describe(node), field, Seq(origin(node, first), origin(node, second)))
+      val origins = Seq(origin(node, first), origin(node, second))
+      // Spark resolves a relation named twice once and copies it, position included: a position
+      // only tells the copies apart when they differ.
+      val shown = if (origins.map(_._2).distinct.size == 2) origins.map { case (s, w) => s + w }
+        else origins.map(_._1)
+      Violation.duplicateField(describe(node), field, shown)
     }
   }
 
@@ -46,23 +51,26 @@ object DuplicateQualifiedFields {
     case other => other.nodeName
   }
 
-  /** Which input of `node` the field comes from and where its relation is in the SQL text. */
-  private def origin(node: LogicalPlan, a: Attribute): String = {
+  /** Which input of `node` the field comes from, and where in the SQL text it is defined: its
+   *  alias, or else the relation as written. */
+  private def origin(node: LogicalPlan, a: Attribute): (String, String) = {
     val index = node.children.indexWhere(_.outputSet.contains(a))
     val side = (node, index) match {
       case (_: Join, 0) => "the left side"
       case (_: Join, 1) => "the right side"
-      case (_, -1) => "this node"
-      case (_, i) => s"input ${i + 1}"
+      case _ if node.children.size > 1 && index >= 0 => s"input ${index + 1}"
+      case _ => "a column of the input"
     }
     val source = if (index < 0) node else node.children(index)
-    // The topmost node naming the field with a position: the relation as written (a copy made
-    // to deduplicate a self-join carries the join's position, its alias keeps its own).
-    val located = source.collect {
+    val alias = source.flatMap(_.expressions.flatMap(_.collect {
+      case al: Alias if al.exprId == a.exprId && al.origin.startPosition.isDefined => al.origin
+    })).headOption
+    // Else the topmost node naming the field with a position: the relation as written.
+    val located = alias.orElse(source.collect {
       case n if n.outputSet.contains(a) && n.origin.startPosition.isDefined => n.origin
-    }.headOption
+    }.headOption)
     val where = located.map(o => s" (line ${o.line.getOrElse(1)}, position ${o.startPosition.get + 1})")
-    side + where.getOrElse("")
+    side -> where.getOrElse("")
   }
 
 }

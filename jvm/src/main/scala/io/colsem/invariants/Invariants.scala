@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
 
 import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
@@ -65,12 +66,18 @@ object Invariants extends Logging {
   case object Warn extends Mode
   case object Error extends Mode
 
+  /** The mode in `conf`. A bad value counts as off here: ValidateColsemConf fails every query but
+   *  SET/RESET with it, and those must keep working (they are planned too). */
   def mode(conf: SQLConf): Mode =
-    if (!ColsemConf.isEnabled(conf)) Off
-    else ColsemConf.Invariants.readFrom(conf) match {
-      case "warn" => Warn
-      case "error" => Error
-      case _ => Off
+    try {
+      if (!ColsemConf.isEnabled(conf)) Off
+      else ColsemConf.Invariants.readFrom(conf) match {
+        case "warn" => Warn
+        case "error" => Error
+        case _ => Off
+      }
+    } catch {
+      case NonFatal(_) => Off
     }
 
   private val records = new ConcurrentHashMap[Long, QueryRecord]()
