@@ -31,7 +31,7 @@ object CheckPreparedSchema {
       record <- Invariants.record(session)
       analyzed <- record.analyzedPlan
       optimized <- record.optimizedPlan
-      if isQueryPlan(plan, record) && record.claimPhysicalCheck()
+      if !record.hasReported && isQueryPlan(plan, record) && record.claimPhysicalCheck()
     } {
       val expected = Schemas.physical(analyzed.output)
       Schemas.exactProblem(expected, Schemas.physical(plan.output)).foreach { found =>
@@ -49,7 +49,7 @@ object CheckPreparedSchema {
     val mode = Invariants.mode(session.sessionState.conf)
     if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec]) return plan
     Invariants.record(session) match {
-      case Some(record) if isQueryPlan(plan, record) && record.claimRowCheck() =>
+      case Some(record) if !record.hasReported && isQueryPlan(plan, record) && record.claimRowCheck() =>
         CheckedOutputExec(plan, failOnViolation = mode == Invariants.Error)
       case _ => plan
     }

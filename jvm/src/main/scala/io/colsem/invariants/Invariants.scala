@@ -58,6 +58,10 @@ final class QueryRecord(analyzed: LogicalPlan) {
 
   /** True the first time a violation is seen for this query: warnings are logged once per query. */
   def firstReport(v: Violation): Boolean = reported.add(v.toString)
+
+  /** A violation was reported: later phases then skip their checks, which would only report the
+   *  same change again as seen from further down the pipeline. */
+  def hasReported: Boolean = !reported.isEmpty
 }
 
 object Invariants extends Logging {
