@@ -24,6 +24,9 @@ case class CheckedOutputExec(child: SparkPlan, failOnViolation: Boolean) extends
 
   override def output: Seq[Attribute] = child.output
 
+  override def argString(maxFields: Int): String =
+    if (failOnViolation) "invariants=error" else "invariants=warn"
+
   override def supportsColumnar: Boolean = child.supportsColumnar
 
   override def outputPartitioning = child.outputPartitioning

@@ -4,8 +4,8 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute}
-import org.apache.spark.sql.catalyst.plans.logical.{Join, LogicalPlan}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId}
+import org.apache.spark.sql.catalyst.plans.logical.{Expand, Join, LogicalPlan}
 import org.apache.spark.sql.catalyst.util.QuotingUtils
 
 /**
@@ -18,20 +18,42 @@ import org.apache.spark.sql.catalyst.util.QuotingUtils
 object DuplicateQualifiedFields {
 
   def find(plan: LogicalPlan, caseSensitive: Boolean): Option[Violation] = {
+    val plans = plan +: plan.subqueriesAll
+    val copies = groupingCopies(plans)
     var found: Option[Violation] = None
-    (plan +: plan.subqueriesAll).foreach { root =>
-      root.foreachUp { node => if (found.isEmpty) found = check(node, caseSensitive) }
+    plans.foreach { root =>
+      root.foreachUp { node => if (found.isEmpty) found = check(node, caseSensitive, copies) }
     }
     found
   }
 
-  private def check(node: LogicalPlan, caseSensitive: Boolean): Option[Violation] = {
+  /**
+   * Copies of a column under its own relation and name, as Spark's analysis of ROLLUP, CUBE and
+   * GROUPING SETS makes them (`Alias(a, a.name)` keeping `a`'s qualifier) to carry the grouping
+   * value beside the original through Expand (which is skipped for the same reason). They are
+   * internal: no reference can name the copy.
+   */
+  private def groupingCopies(plans: Seq[LogicalPlan]): Set[(ExprId, ExprId)] = {
+    val copies = mutable.HashSet[(ExprId, ExprId)]()
+    plans.foreach(_.foreach(_.expressions.foreach(_.foreach {
+      case alias @ Alias(a: Attribute, name)
+          if name == a.name && alias.qualifier.nonEmpty && alias.qualifier == a.qualifier =>
+        copies += alias.exprId -> a.exprId
+      case _ =>
+    })))
+    copies.toSet
+  }
+
+  private def check(node: LogicalPlan, caseSensitive: Boolean,
+      copies: Set[(ExprId, ExprId)]): Option[Violation] = if (node.isInstanceOf[Expand]) None else {
     def norm(s: String) = if (caseSensitive) s else s.toLowerCase(Locale.ROOT)
     val seen = mutable.HashMap[(Seq[String], String), Attribute]()
     node.output.iterator.filter(_.qualifier.nonEmpty).flatMap { a =>
       val key = (a.qualifier.map(norm), norm(a.name))
       seen.get(key) match {
-        case Some(first) if first.exprId != a.exprId => Some(first -> a)
+        case Some(first) if first.exprId != a.exprId &&
+            !copies.contains(first.exprId -> a.exprId) && !copies.contains(a.exprId -> first.exprId) =>
+          Some(first -> a)
         case Some(_) => None
         case None => seen(key) = a; None
       }
