@@ -8,6 +8,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             native support, which stops at 49 levels ("Max iterations")
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
   lca_udf_calls Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
+  planning  analysis + optimization + physical planning (executedPlan) of every TPC-DS query; in
+            the colsem process with spark.colsem.invariants off, warn and error, alternating per
+            query (the cost of the schema-invariant checks, which run in all three phases)
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
 `--quick` runs everything once (CI keeps the script working; no timing is asserted).
 """
@@ -36,7 +39,7 @@ def tpcds_dir() -> Path | None:
     return folder if (folder / "schema.sql").exists() else None
 
 
-def worker(mode: str, iterations: int) -> Dict[str, float]:
+def worker(mode: str, iterations: int, only: str | None = None) -> Dict[str, float]:
     """One process: time start-up, then TPC-DS analysis. Prints one JSON line."""
     started = time.perf_counter()
     from pyspark.sql import SparkSession
@@ -76,9 +79,39 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
                 total += best
             result["tpcds_analysis_s"] = total
             result["tpcds_queries"] = len(queries)
-        result.update(lateral_alias_benchmarks(spark, iterations))
+            result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
+        if only != "planning":
+            result.update(lateral_alias_benchmarks(spark, iterations))
         spark.stop()
     return result
+
+
+INVARIANT_MODES = ("off", "warn", "error")
+
+
+def planning_benchmarks(spark, queries, iterations: int, colsem_active: bool) -> Dict[str, float]:
+    """Planning time of all TPC-DS queries, fastest of `iterations` per query; with colsem, once
+    per spark.colsem.invariants mode, the modes alternating within each query."""
+    modes = INVARIANT_MODES if colsem_active else (None,)
+    totals = {m: 0.0 for m in modes}
+    for path in queries:
+        sql = path.read_text()
+        best = {m: float("inf") for m in modes}
+        for i in range(iterations + 1):  # the first round warms the query up, untimed
+            for m in (modes if i % 2 == 0 else tuple(reversed(modes))):
+                if m is not None:
+                    spark.conf.set("spark.colsem.invariants", m)
+                t0 = time.perf_counter()
+                spark.sql(sql)._jdf.queryExecution().executedPlan()
+                if i > 0:
+                    best[m] = min(best[m], time.perf_counter() - t0)
+        for m in modes:
+            totals[m] += best[m]
+    if colsem_active:
+        spark.conf.unset("spark.colsem.invariants")
+        return {"tpcds_planning_s": totals["off"], "tpcds_planning_warn_s": totals["warn"],
+                "tpcds_planning_error_s": totals["error"]}
+    return {"tpcds_planning_s": totals[None]}
 
 
 CHAINS = (10, 100, 1000)
@@ -130,9 +163,10 @@ def lateral_alias_benchmarks(spark, iterations: int) -> Dict[str, float]:
     return out
 
 
-def run_mode(mode: str, iterations: int) -> Dict[str, float]:
+def run_mode(mode: str, iterations: int, only: str | None = None) -> Dict[str, float]:
     env = dict(os.environ, COLSEM_AUTOREGISTER="0")
-    proc = subprocess.run([sys.executable, __file__, "--worker", mode, "--iterations", str(iterations)],
+    proc = subprocess.run([sys.executable, __file__, "--worker", mode, "--iterations", str(iterations)]
+                          + (["--only", only] if only else []),
                           capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
     if proc.returncode != 0 or not lines:
@@ -150,10 +184,12 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one run, one iteration (for CI)")
     parser.add_argument("--runs", type=int, default=3, help="processes per mode (default 3)")
     parser.add_argument("--iterations", type=int, default=3, help="analyses per query per process")
+    parser.add_argument("--only", choices=["planning"],
+                        help="only start-up and the TPC-DS analysis/planning benchmarks")
     parser.add_argument("--worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.worker, args.iterations)), flush=True)
+        print(json.dumps(worker(args.worker, args.iterations, args.only)), flush=True)
         return 0
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
     if tpcds_dir() is None:
@@ -162,14 +198,16 @@ def main(argv: List[str] | None = None) -> int:
     for i in range(runs):
         for mode in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):
             t0 = time.perf_counter()
-            samples[mode].append(run_mode(mode, iterations))
+            samples[mode].append(run_mode(mode, iterations, args.only))
             print(f"[bench] run {i + 1}/{runs} {mode:7s} {samples[mode][-1]}  ({time.perf_counter() - t0:.0f}s)",
                   file=sys.stderr, flush=True)
     import pyspark
 
     benchmarks = []
     metrics = [("startup_s", "session start-up (s)"),
-               ("tpcds_analysis_s", "TPC-DS analysis+optimization, all queries (s)")]
+               ("tpcds_analysis_s", "TPC-DS analysis+optimization, all queries (s)"),
+               ("tpcds_planning_s", "TPC-DS analysis+optimization+planning, all queries (s; "
+                                    "colsem with invariants off)")]
     metrics += [(f"lca_chain_{n}_s", f"analysis of a {n}-alias lateral chain (s; vanilla = native LCA)")
                 for n in CHAINS]
     metrics += [("lca_runtime_s", f"3-level lateral-alias query over {RUNTIME_ROWS:,} rows (s)"),
@@ -189,12 +227,29 @@ def main(argv: List[str] | None = None) -> int:
         benchmarks.append({"name": "lca_vs_inlined",
                            "label": "colsem runtime: hand-inlined (left) vs lateral aliases (right) (s)",
                            "vanilla": _num(inl), "colsem": _num(lca), "ratio": _num(lca / inl, 3)})
+    if "tpcds_planning_warn_s" in samples["colsem"][0]:
+        vanilla = statistics.median(s["tpcds_planning_s"] for s in samples["vanilla"])
+        off = statistics.median(s["tpcds_planning_s"] for s in samples["colsem"])
+        for m in ("warn", "error"):
+            checked = statistics.median(s[f"tpcds_planning_{m}_s"] for s in samples["colsem"])
+            # Within one process, modes alternating per query: the checks' own cost.
+            in_process = statistics.median(s[f"tpcds_planning_{m}_s"] / s["tpcds_planning_s"]
+                                           for s in samples["colsem"])
+            benchmarks.append({"name": f"invariants_{m}",
+                               "label": f"TPC-DS planning, invariants={m}: vanilla (left) vs colsem (s)",
+                               "vanilla": _num(vanilla), "colsem": _num(checked),
+                               "ratio": _num(checked / vanilla, 3)})
+            benchmarks.append({"name": f"invariants_{m}_vs_off",
+                               "label": f"TPC-DS planning in one process: invariants=off (left) vs {m} (s)",
+                               "vanilla": _num(off), "colsem": _num(checked),
+                               "ratio": _num(in_process, 3)})
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                           "python": platform.python_version()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
               "quick": args.quick, "benchmarks": benchmarks}
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "latest.json").write_text(json.dumps(report, indent=2) + "\n")
+    stem = f"latest-{args.only}" if args.only else "latest"  # a partial run keeps the full results
+    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
           f"median of {runs} process(es) per mode, modes alternating{' (quick mode)' if args.quick else ''}.", "",
@@ -204,7 +259,7 @@ def main(argv: List[str] | None = None) -> int:
            for b in benchmarks]
     md += ["", "`fails`: vanilla Spark's native lateral-alias support stops at 49 levels "
            "(\"Max iterations (100) reached for batch Resolution\")."]
-    (RESULTS / "latest.md").write_text("\n".join(md) + "\n")
+    (RESULTS / f"{stem}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     return 0
 

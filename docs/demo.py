@@ -81,10 +81,25 @@ def main() -> int:
     print("A chain of 1,000 aliases (native Spark stops at 49): a1000 =",
           spark.sql(chain).first()["a1000"])
 
-    section("7. Features")
+    section("7. Schema invariants: SET spark.colsem.invariants=error (default off)")
+    spark.conf.set("spark.colsem.invariants", "error")
+    print("A qualifier never reaches an output name; a dotted name is one you write:")
+    spark.sql("SELECT sales.id, sales.amount + 1, sales.region AS `sales.region` FROM sales "
+              "ORDER BY 1").show()
+    print("A self-join without aliases would produce the same (relation, name) twice:")
+    try:
+        spark.sql("SELECT * FROM sales JOIN sales ON true").collect()
+    except AnalysisException as exc:
+        print(f"{exc.getCondition()} (SQLSTATE {exc.getSqlState()}):")
+        print("  " + str(exc).splitlines()[0])
+    print("Optimizer rules, planner strategies and physical rules that change a schema fail the")
+    print("query naming the rule (tests/extensions/BrokenRules.scala has broken ones to try).")
+    spark.conf.unset("spark.colsem.invariants")
+
+    section("8. Features")
     print("in this version: packaging and the three ways in, config, errors, guards,")
-    print("  lateral column aliases")
-    print("not yet: SELECT * strategies, naming dialects, schema invariants, typed results")
+    print("  lateral column aliases, schema invariants")
+    print("not yet: SELECT * strategies, naming dialects, typed results")
     spark.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0

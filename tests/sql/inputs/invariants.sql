@@ -24,3 +24,10 @@ SET spark.colsem.invariants=off;
 SELECT count(*) AS n FROM t1 JOIN t1 ON true;
 SET spark.colsem.invariants=strict;
 SELECT 1;
+RESET spark.colsem.invariants;
+SET spark.colsem.invariants=error;
+-- ROLLUP carries copies of the grouping columns beside them (internal, not duplicates).
+SELECT s1, s2, count(*) AS n FROM t1 GROUP BY ROLLUP (s1, s2) ORDER BY s1, s2;
+-- Views and CTEs are checked like the queries they stand for.
+WITH c AS (SELECT s1, s2 FROM t1) SELECT c.s1, upper(c.s2) FROM c WHERE c.s1 = 1;
+WITH c AS (SELECT s1 FROM t1) SELECT * FROM c JOIN c ON true;
