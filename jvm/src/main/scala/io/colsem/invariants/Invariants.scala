@@ -111,5 +111,4 @@ object Invariants extends Logging {
       case _ =>
     }
 
-  private[invariants] def recordCount: Int = records.asScala.size
 }
