@@ -11,6 +11,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
   star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
             default settings, and with spark.colsem.star.exclude=TAGGED,PATTERN hiding 10 % of
             the columns (vanilla: the same query, every column)
+  planning  analysis + optimization + physical planning (executedPlan) of every TPC-DS query; in
+            the colsem process with spark.colsem.invariants off, warn and error, alternating per
+            query (the cost of the schema-invariant checks, which run in all three phases)
   respond_stream_N  stream an N-row query result as a jdbc response to /dev/null: peak RSS of the
             Python process and rows/s; colsem = colsem.respond_iter, vanilla = toLocalIterator +
             json.dumps per row by hand. Run at 1M and 10M rows: a flat peak RSS is the memory bound.
@@ -83,10 +86,39 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
                 total += best
             result["tpcds_analysis_s"] = total
             result["tpcds_queries"] = len(queries)
+            result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
         result.update(lateral_alias_benchmarks(spark, iterations))
         result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
     return result
+
+
+INVARIANT_MODES = ("off", "warn", "error")
+
+
+def planning_benchmarks(spark, queries, iterations: int, colsem_active: bool) -> Dict[str, float]:
+    """Planning time of all TPC-DS queries, fastest of `iterations` per query; with colsem, once
+    per spark.colsem.invariants mode, the modes alternating within each query."""
+    modes = INVARIANT_MODES if colsem_active else (None,)
+    totals = {m: 0.0 for m in modes}
+    for path in queries:
+        sql = path.read_text()
+        best = {m: float("inf") for m in modes}
+        for i in range(iterations + 1):  # the first round warms the query up, untimed
+            for m in (modes if i % 2 == 0 else tuple(reversed(modes))):
+                if m is not None:
+                    spark.conf.set("spark.colsem.invariants", m)
+                t0 = time.perf_counter()
+                spark.sql(sql)._jdf.queryExecution().executedPlan()
+                if i > 0:
+                    best[m] = min(best[m], time.perf_counter() - t0)
+        for m in modes:
+            totals[m] += best[m]
+    if colsem_active:
+        spark.conf.unset("spark.colsem.invariants")
+        return {"tpcds_planning_s": totals["off"], "tpcds_planning_warn_s": totals["warn"],
+                "tpcds_planning_error_s": totals["error"]}
+    return {"tpcds_planning_s": totals[None]}
 
 
 CHAINS = (10, 100, 1000)
@@ -305,7 +337,9 @@ def main(argv: List[str] | None = None) -> int:
 
     benchmarks = []
     metrics = [("startup_s", "session start-up (s)"),
-               ("tpcds_analysis_s", "TPC-DS analysis+optimization, all queries (s)")]
+               ("tpcds_analysis_s", "TPC-DS analysis+optimization, all queries (s)"),
+               ("tpcds_planning_s", "TPC-DS analysis+optimization+planning, all queries (s; "
+                                    "colsem with invariants off)")]
     metrics += [(f"lca_chain_{n}_s", f"analysis of a {n}-alias lateral chain (s; vanilla = native LCA)")
                 for n in CHAINS]
     metrics += [("lca_runtime_s", f"3-level lateral-alias query over {RUNTIME_ROWS:,} rows (s)"),
@@ -331,6 +365,22 @@ def main(argv: List[str] | None = None) -> int:
                            "vanilla": _num(inl), "colsem": _num(lca), "ratio": _num(lca / inl, 3)})
     if args.only in ("all", "respond"):
         benchmarks += respond_benchmarks(args.quick)
+    if samples["colsem"] and "tpcds_planning_warn_s" in samples["colsem"][0]:
+        vanilla = statistics.median(s["tpcds_planning_s"] for s in samples["vanilla"])
+        off = statistics.median(s["tpcds_planning_s"] for s in samples["colsem"])
+        for m in ("warn", "error"):
+            checked = statistics.median(s[f"tpcds_planning_{m}_s"] for s in samples["colsem"])
+            # Within one process, modes alternating per query: the checks' own cost.
+            in_process = statistics.median(s[f"tpcds_planning_{m}_s"] / s["tpcds_planning_s"]
+                                           for s in samples["colsem"])
+            benchmarks.append({"name": f"invariants_{m}",
+                               "label": f"TPC-DS planning, invariants={m}: vanilla (left) vs colsem (s)",
+                               "vanilla": _num(vanilla), "colsem": _num(checked),
+                               "ratio": _num(checked / vanilla, 3)})
+            benchmarks.append({"name": f"invariants_{m}_vs_off",
+                               "label": f"TPC-DS planning in one process: invariants=off (left) vs {m} (s)",
+                               "vanilla": _num(off), "colsem": _num(checked),
+                               "ratio": _num(in_process, 3)})
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                           "python": platform.python_version()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,

@@ -119,11 +119,26 @@ def main() -> int:
     print("  " + " | ".join(pieces))
     print("From a shell: colsem sql \"SELECT ...\" --view bank=bank.parquet --format json|jdbc|table|csv")
 
-    section("9. Features")
+    section("9. Schema invariants: SET spark.colsem.invariants=error (default off)")
+    spark.conf.set("spark.colsem.invariants", "error")
+    print("A qualifier never reaches an output name; a dotted name is one you write:")
+    spark.sql("SELECT sales.id, sales.amount + 1, sales.region AS `sales.region` FROM sales "
+              "ORDER BY 1").show()
+    print("A self-join without aliases would produce the same (relation, name) twice:")
+    try:
+        spark.sql("SELECT * FROM sales JOIN sales ON true").collect()
+    except AnalysisException as exc:
+        print(f"{exc.getCondition()} (SQLSTATE {exc.getSqlState()}):")
+        print("  " + str(exc).splitlines()[0])
+    print("Optimizer rules, planner strategies and physical rules that change a schema fail the")
+    print("query naming the rule (tests/extensions/BrokenRules.scala has broken ones to try).")
+    spark.conf.unset("spark.colsem.invariants")
+
+    section("10. Features")
     print("in this version: packaging and the three ways in, config, errors, guards,")
     print("  lateral column aliases, SELECT * strategies, typed responses (jdbc/json, NULL vs MISSING,")
-    print("  colsem sql)")
-    print("not yet: naming dialects, schema invariants")
+    print("  colsem sql), schema invariants")
+    print("not yet: naming dialects")
     spark.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0

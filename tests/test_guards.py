@@ -26,6 +26,7 @@ def test_status_of_the_shared_session(spark):
         "spark.colsem.lateralAlias.maxDepth": "400",
         "spark.colsem.star.exclude": "",
         "spark.colsem.star.excludePattern": "",
+        "spark.colsem.invariants": "off",
     }
 
 

@@ -86,3 +86,31 @@ def test_responses_leave_plans_without_lookups_alone(tpcds, query):
     if len(set(df.columns)) == len(df.columns):
         assert rendered_rows(df, "json").schema.simpleString() == "struct<row:string>"
     assert rendered_rows(df, "jdbc").schema.simpleString() == "struct<row:string>"
+
+
+def _physical(text: str) -> str:
+    """The operator tree of a physical plan (each line's indentation and operator name): the
+    arguments' text is cut at a length that depends on expression ids."""
+    return "\n".join(re.match(r"[\s:+\-|*()\d]*[A-Za-z]*", line).group(0) for line in text.splitlines())
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
+def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
+    """Every query analyzes, optimizes and plans under spark.colsem.invariants=error with no
+    violation; the checks change no logical plan, and the physical plan only gains the execution
+    check at its root (with the default, off, not even that)."""
+    sql = query.read_text()
+    try:
+        tpcds.conf.set("spark.colsem.invariants", "off")
+        qe = tpcds.sql(sql)._jdf.queryExecution()
+        off = _plans(tpcds, sql) + (_physical(qe.executedPlan().toString()),)
+        tpcds.conf.set("spark.colsem.invariants", "error")
+        qe = tpcds.sql(sql)._jdf.queryExecution()
+        checked = _plans(tpcds, sql) + (_physical(qe.executedPlan().toString()),)
+    finally:
+        tpcds.conf.unset("spark.colsem.invariants")
+    assert checked[:2] == off[:2]
+    assert "CheckedOutput" not in off[2]
+    root, _, rest = checked[2].partition("\n")
+    assert root == "CheckedOutput"
+    assert "\n".join(line[3:] for line in rest.splitlines()) == off[2]

@@ -82,9 +82,17 @@ object ColsemConf {
       "against a whole column name (for example _hoodie_.*|_change_type; prefix (?i) to ignore " +
       "case).")
 
+  val Invariants: ColsemConfEntry[String] = choice(
+    "spark.colsem.invariants", Seq("off", "warn", "error"), default = "off",
+    "Check the schema invariants of every query (docs/invariants.md): output names carry no " +
+      "relation qualifier; (relation, name) pairs are unique; optimization, planning, physical " +
+      "preparation and execution keep the analyzed schema. 'warn' logs each violation once per " +
+      "query with the invariant, the rule or stage that broke it and a schema diff; 'error' " +
+      "fails the query with COLSEM_SCHEMA_INVARIANT_VIOLATED (or COLSEM_DUPLICATE_QUALIFIED_FIELD).")
+
   /** In the order `colsem_status()` and the docs list them. */
   val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled,
-    LateralAliasMaxDepth, StarExclude, StarExcludePattern)
+    LateralAliasMaxDepth, StarExclude, StarExcludePattern, Invariants)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap

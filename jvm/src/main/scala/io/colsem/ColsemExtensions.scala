@@ -53,6 +53,14 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.
     extensions.injectCheckRule(session => new SinglePassResolverGuard(session))
+    // Schema invariants 1 and 2 on the analyzed plan, which the later checks compare against.
+    extensions.injectCheckRule(session => new invariants.CheckAnalyzedSchema(session))
+    // Invariant 5: planning starts with ReturnAnswer(optimized plan), the first whole view of it.
+    extensions.injectPlannerStrategy(session => new invariants.CheckOptimizedSchema(session))
+    // Invariants 3 and 6 on the prepared plan: last query-stage preparation rule (adaptive)...
+    extensions.injectQueryStagePrepRule(session => new invariants.CheckPreparedSchemaAdaptive(session))
+    // ...and after the columnar transitions (non-adaptive plans).
+    extensions.injectColumnar(session => new invariants.CheckPreparedSchemaColumnar(session))
   }
 }
 

@@ -35,16 +35,18 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(s("spark.colsem.enabled") === "true")
     assert(s("spark.colsem.singlePassResolver.policy") === "warn")
     assert(s("single_pass_resolver") === "false")
+    assert(s("spark.colsem.invariants") === "off")
   }
 
   test("applying the extension twice to one extensions object injects once") {
     val extensions = new SparkSessionExtensions
     new ColsemExtensions().apply(extensions)
     new ColsemExtensions().apply(extensions)
-    assert(extensions.buildCheckRules(spark).size === 2)
+    assert(extensions.buildCheckRules(spark).size === 3)
+    assert(extensions.buildPlannerStrategies(spark).size === 1)
     val other = new SparkSessionExtensions
     new ColsemExtensions().apply(other)
-    assert(other.buildCheckRules(spark).size === 2)
+    assert(other.buildCheckRules(spark).size === 3)
   }
 
   test("an invalid value fails the next query; SET and RESET still work") {

@@ -1,0 +1,114 @@
+package io.colsem.invariants
+
+import java.lang.ref.WeakReference
+import java.util.{Collections, IdentityHashMap}
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
+
+import scala.jdk.CollectionConverters._
+import scala.util.control.NonFatal
+
+import org.apache.spark.internal.Logging
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.execution.colsem.PlanningInternals
+import org.apache.spark.sql.internal.SQLConf
+
+import io.colsem.{ColsemConf, ColsemErrors}
+
+/**
+ * What one query's checks share across its phases. Spark runs a query's analysis, optimization and
+ * planning as separate phases of one QueryExecution, and the only handle on "this query" that all
+ * of them see is the QueryExecution id Spark sets as a thread-local property around each phase.
+ * The record holds its plans weakly: the QueryExecution holds them strongly for as long as anyone
+ * can still run the query.
+ */
+final class QueryRecord(analyzed: LogicalPlan) {
+  private val analyzedRef = new WeakReference(analyzed)
+  private val optimizedRef = new AtomicReference[WeakReference[LogicalPlan]]()
+  private val physicalChecked = new AtomicBoolean(false)
+  private val rowsChecked = new AtomicBoolean(false)
+  private val reported = ConcurrentHashMap.newKeySet[String]()
+  @volatile private var optimizedNodes: java.util.Set[LogicalPlan] = _
+
+  def analyzedPlan: Option[LogicalPlan] = Option(analyzedRef.get)
+
+  def optimizedPlan: Option[LogicalPlan] = Option(optimizedRef.get).flatMap(r => Option(r.get))
+
+  def isCollected: Boolean = analyzedRef.get == null
+
+  /** The first optimized plan planned for this query is the query's own; later ones are its
+   *  subqueries' and adaptive re-planning's. True for the first. */
+  def claimOptimized(plan: LogicalPlan): Boolean =
+    optimizedRef.compareAndSet(null, new WeakReference(plan))
+
+  /** Whether `node` is a node of this query's optimized plan (not of a subquery's), by identity. */
+  def isOptimizedNode(node: LogicalPlan): Boolean = {
+    if (optimizedNodes == null) {
+      val nodes = Collections.newSetFromMap(new IdentityHashMap[LogicalPlan, java.lang.Boolean]())
+      optimizedPlan.foreach(_.foreach(n => nodes.add(n)))
+      optimizedNodes = nodes
+    }
+    optimizedNodes.contains(node)
+  }
+
+  def claimPhysicalCheck(): Boolean = physicalChecked.compareAndSet(false, true)
+
+  def claimRowCheck(): Boolean = rowsChecked.compareAndSet(false, true)
+
+  /** True the first time a violation is seen for this query: warnings are logged once per query. */
+  def firstReport(v: Violation): Boolean = reported.add(v.toString)
+
+  /** A violation was reported: later phases then skip their checks, which would only report the
+   *  same change again as seen from further down the pipeline. */
+  def hasReported: Boolean = !reported.isEmpty
+}
+
+object Invariants extends Logging {
+  sealed trait Mode
+  case object Off extends Mode
+  case object Warn extends Mode
+  case object Error extends Mode
+
+  /** The mode in `conf`. A bad value counts as off here: ValidateColsemConf fails every query but
+   *  SET/RESET with it, and those must keep working (they are planned too). */
+  def mode(conf: SQLConf): Mode =
+    try {
+      if (!ColsemConf.isEnabled(conf)) Off
+      else ColsemConf.Invariants.readFrom(conf) match {
+        case "warn" => Warn
+        case "error" => Error
+        case _ => Off
+      }
+    } catch {
+      case NonFatal(_) => Off
+    }
+
+  private val records = new ConcurrentHashMap[Long, QueryRecord]()
+  private val registrations = new AtomicInteger()
+
+  def queryId(session: SparkSession): Option[Long] =
+    PlanningInternals.currentQueryExecutionId(session)
+
+  /** Records the analyzed plan of the running query. Analysis of a view or subquery inside the
+   *  query runs under the same id and finishes first, so the query's own plan is recorded last. */
+  def register(id: Long, analyzed: LogicalPlan): Unit = {
+    records.put(id, new QueryRecord(analyzed))
+    if (registrations.incrementAndGet() % 256 == 0) {
+      records.entrySet().removeIf(_.getValue.isCollected)
+    }
+  }
+
+  def record(session: SparkSession): Option[QueryRecord] =
+    queryId(session).flatMap(id => Option(records.get(id)))
+
+  /** `error`: throws the violation as a Spark-style error. `warn`: logs it once per query. */
+  def report(conf: SQLConf, record: Option[QueryRecord], violation: Violation): Unit =
+    mode(conf) match {
+      case Error => throw ColsemErrors.error(violation.errorClass, violation.parameters)
+      case Warn if record.forall(_.firstReport(violation)) =>
+        logWarning(ColsemErrors.message(violation.errorClass, violation.parameters))
+      case _ =>
+    }
+
+}

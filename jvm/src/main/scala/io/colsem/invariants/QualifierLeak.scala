@@ -1,0 +1,79 @@
+package io.colsem.invariants
+
+import java.util.Locale
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId}
+import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, SubqueryAlias}
+import org.apache.spark.sql.catalyst.util.AUTO_GENERATED_ALIAS
+
+/**
+ * Invariant 1: an output name never carries a relation qualifier. `SELECT t1.id` and `SELECT id`
+ * are both named `id`; only a name the user wrote (`AS "t1.id"`, or a table column so named) may
+ * contain `t1.id`. A name is checked when it was generated (Spark marks the Alias it generates for
+ * an unnamed item) or when it differs from the name its attribute was defined with (a rule renamed
+ * it); it leaks when it contains `relation.column` for a relation and column of the query.
+ */
+object QualifierLeak {
+
+  private final case class Definition(name: String, userNamed: Boolean)
+
+  def find(plan: LogicalPlan): Option[Violation] = {
+    val output = plan.output
+    if (output.isEmpty) return None
+    val definitions = mutable.HashMap[ExprId, Definition]()
+    val qualified = mutable.LinkedHashSet[(String, String)]()
+    plan.foreach { node =>
+      node match {
+        case _: LeafNode | _: SubqueryAlias =>
+          node.output.foreach { a =>
+            if (node.isInstanceOf[LeafNode]) definitions(a.exprId) = Definition(a.name, userNamed = true)
+            a.qualifier.lastOption.foreach(q => qualified += q -> a.name)
+          }
+        case _ =>
+      }
+      node.expressions.foreach(_.foreach {
+        case alias: Alias =>
+          definitions(alias.exprId) =
+            Definition(alias.name, userNamed = !alias.metadata.contains(AUTO_GENERATED_ALIAS))
+        case _ =>
+      })
+    }
+    output.zipWithIndex.iterator.flatMap { case (a, i) =>
+      val chosenByUser = definitions.get(a.exprId).exists(d => d.userNamed && d.name == a.name)
+      if (chosenByUser) None else leak(a, qualified).map(q => (a, i, q))
+    }.nextOption().map { case (a, i, (relation, column)) =>
+      Violation.schemaChanged(1,
+        culprit = "analysis (the analyzer or a rule that names output columns)",
+        problem = s"output column ${i + 1} is named ${quote(a.name)}, which carries the " +
+          s"qualifier ${quote(relation)} of column ${quote(column)}; a generated name must be " +
+          s"${quote(column)}-based without the relation (write AS `$relation.$column` to choose " +
+          "a dotted name)",
+        diff = s"analyzed output ${Schemas.render(Schemas.physical(output))}")
+    }
+  }
+
+  /** The (relation, column) whose qualified form `name` contains, as whole words. */
+  private def leak(a: Attribute, qualified: Iterable[(String, String)]): Option[(String, String)] = {
+    val name = a.name.toLowerCase(Locale.ROOT)
+    qualified.find { case (relation, column) =>
+      val r = relation.toLowerCase(Locale.ROOT)
+      val c = column.toLowerCase(Locale.ROOT)
+      Seq(s"$r.$c", s"`$r`.`$c`", s"$r.`$c`", s"`$r`.$c").exists(containsWord(name, _))
+    }
+  }
+
+  private def containsWord(text: String, word: String): Boolean = {
+    def boundary(i: Int): Boolean =
+      i < 0 || i >= text.length || !(text.charAt(i).isLetterOrDigit || text.charAt(i) == '_')
+    var from = text.indexOf(word)
+    while (from >= 0) {
+      if (boundary(from - 1) && boundary(from + word.length)) return true
+      from = text.indexOf(word, from + 1)
+    }
+    false
+  }
+
+  private def quote(name: String): String = s"`${name.replace("`", "``")}`"
+}

@@ -1,0 +1,237 @@
+"""Schema invariants (spark.colsem.invariants): deliberately broken optimizer rules, planner
+strategies and physical rules, injected through SparkSessionExtensions from a jar compiled here
+(tests/extensions/BrokenRules.scala), each caught in `warn` and `error` mode at the rule that broke
+it. One fresh JVM loads every broken rule; each is switched on by its own spark.broken.* key.
+Invariants 1 and 2 with plain SQL are in tests/sql/inputs/invariants.sql."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+from conftest import SESSION_PRELUDE, TESTS, result_of, run_python
+
+SCRIPT = SESSION_PRELUDE + """
+import colsem
+
+jar, warehouse, cases = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+builder = (local_builder().config("spark.jars", jar)
+           .config("spark.sql.extensions", "com.example.broken.BrokenRules")
+           .config("spark.sql.warehouse.dir", warehouse))
+spark = colsem.configure(builder).getOrCreate()
+spark.sql("CREATE TABLE t1 (s1 INT, s2 STRING) USING parquet")
+spark.sql("INSERT INTO t1 VALUES (1, 'a'), (2, 'b')")
+marker = spark._jvm.org.slf4j.LoggerFactory.getLogger("io.colsem.test")
+
+def outcome(run):
+    try:
+        return run()
+    except Exception as exc:
+        if not hasattr(exc, "getCondition"):  # a JVM failure PySpark does not convert
+            text = str(getattr(exc, "java_exception", exc))
+            return {"error": "JVM", "message": text.splitlines()[0][:300]}
+        return {"error": exc.getCondition(), "sqlState": exc.getSqlState(),
+                "parameters": dict(exc.getMessageParameters() or {})}
+
+results = {}
+for name, conf, sql, actions in cases:
+    for mode in ("off", "warn", "error"):
+        for action in actions:
+            session = spark.newSession()
+            session.conf.set("spark.colsem.invariants", mode)
+            for key, value in conf.items():
+                session.conf.set(key, value)
+            marker.warn(f"CASE {name}/{mode}/{action}")
+            def run():
+                df = session.sql(sql)
+                if action == "collect":
+                    rows = [list(r) for r in df.collect()]
+                elif action == "toPandas":
+                    session.conf.set("spark.sql.execution.arrow.pyspark.enabled", "true")
+                    session.conf.set("spark.sql.execution.arrow.pyspark.fallback.enabled", "false")
+                    rows = df.toPandas().values.tolist()
+                else:
+                    table = df.toArrow()
+                    rows = [list(r.values()) for r in table.to_pylist()]
+                return {"schema": df.schema.simpleString(), "rows": rows}
+            results[f"{name}/{mode}/{action}"] = outcome(run)
+marker.warn("CASE end")
+emit(results=results)
+"""
+
+# name, broken-rule settings, query, how its result is read
+CASES = [
+    ("qualify_names", {"spark.broken.qualifyNames": "1"}, "SELECT t1.s1, s2 FROM t1", ["collect"]),
+    ("drop_column", {"spark.broken.dropColumn": "u"},
+     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
+    ("rename_column", {"spark.broken.renameColumn": "u:x"},
+     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
+    ("reorder_projection", {"spark.broken.reorder": "1"}, "SELECT s1, upper(s2) AS u FROM t1",
+     ["collect"]),
+    ("widen_nullability", {"spark.broken.widenNullability": "id"},
+     "SELECT id, id + 1 AS j FROM range(3)", ["collect"]),
+    ("strategy_rename", {"spark.broken.strategyRename": "u:x"},
+     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
+    ("physical_drop", {"spark.broken.physicalDrop": "s1", "spark.sql.adaptive.forceApply": "true"},
+     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
+    ("physical_reorder", {"spark.broken.physicalReorder": "1"},
+     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
+    ("lying_exec", {"spark.broken.lyingExec": "1"}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+     ["collect", "toPandas", "toArrow"]),
+    ("healthy", {}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0 ORDER BY s1",
+     ["collect", "toPandas", "toArrow"]),
+]
+
+
+@pytest.fixture(scope="module")
+def broken_jar(workdir: Path) -> Path:
+    import pyspark
+
+    from build_jar_access import compile_scala
+
+    return compile_scala([TESTS / "extensions" / "BrokenRules.scala"],
+                         Path(pyspark.__file__).parent / "jars", workdir / "broken-rules.jar")
+
+
+@pytest.fixture(scope="module")
+def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> Dict[str, dict]:
+    warehouse = workdir / "invariants-warehouse"
+    proc = run_python(SCRIPT, args=[str(broken_jar), str(warehouse), json.dumps(CASES)],
+                      env={"COLSEM_AUTOREGISTER": "0", "PYSPARK_SUBMIT_ARGS":
+                           f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"},
+                      timeout=600)
+    results = result_of(proc)["results"]
+    (workdir / "invariants-outcomes.json").write_text(json.dumps(results, indent=1))
+    # The colsem warnings logged while each case ran, between the markers the script logs.
+    warnings: Dict[str, list] = {}
+    current = None
+    for line in proc.stderr.splitlines():
+        marker = re.match(r"WARN test: CASE (\S+)", line)
+        if marker:
+            current = marker.group(1)
+            warnings[current] = []
+        elif current and "COLSEM_" in line and line.startswith("WARN"):
+            warnings[current].append(line)
+    return {"results": results, "warnings": warnings}
+
+
+def error(invariant: int, culprit: str, problem: str, diff: str) -> dict:
+    statements = {1: "output names never carry a relation qualifier",
+                  3: "planning keeps the physical schema",
+                  4: "execution keeps the physical schema",
+                  5: "logical optimization keeps the schema",
+                  6: "physical optimization keeps the schema"}
+    return {"error": "COLSEM_SCHEMA_INVARIANT_VIOLATED", "sqlState": "XX000", "parameters": {
+        "invariant": str(invariant), "statement": statements[invariant], "culprit": culprit,
+        "problem": problem, "diff": diff}}
+
+
+OPERATOR_BATCH = "(batch 'Operator Optimization before Inferring Filters')"
+CORRUPT = {"schema": "struct<s1:int,u:string>", "corrupt": [[1, "A"], [2, "B"]]}
+# What each broken rule does to the query with invariants off (silently), and the error it gets
+# with them on.
+EXPECTED = {
+    "qualify_names": (
+        {"schema": "struct<t1.s1:int,t1.s2:string>", "rows": [[1, "a"], [2, "b"]]},
+        error(1, "analysis (the analyzer or a rule that names output columns)",
+              "output column 1 is named `t1.s1`, which carries the qualifier `t1` of column `s1`; "
+              "a generated name must be `s1`-based without the relation (write AS `t1.s1` to "
+              "choose a dotted name)",
+              "analyzed output (`t1.s1` INT, `t1.s2` STRING)")),
+    "drop_column": (
+        {"schema": "struct<s1:int,u:string>", "rows": [[1], [2]]},
+        error(5, f"optimizer rule com.example.broken.DropColumn {OPERATOR_BATCH}", "`u` was dropped",
+              "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT)")),
+    "rename_column": (
+        {"jvm": "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"},
+        error(5, f"optimizer rule com.example.broken.RenameColumn {OPERATOR_BATCH}",
+              "`u` was renamed to `x`", "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT, `x` STRING)")),
+    "reorder_projection": (
+        CORRUPT,
+        error(5, f"optimizer rule com.example.broken.ReorderProjection {OPERATOR_BATCH}",
+              "the fields were reordered from (`s1`, `u`) to (`u`, `s1`)",
+              "analyzed (`s1` INT, `u` STRING); optimized (`u` STRING, `s1` INT)")),
+    "widen_nullability": (
+        {"schema": "struct<id:bigint,j:bigint>", "rows": [[0, 1], [1, 2], [2, 3]]},
+        error(5, f"optimizer rule com.example.broken.WidenNullability {OPERATOR_BATCH}",
+              "`id` became nullable (it was NOT NULL)",
+              "analyzed (`id` BIGINT NOT NULL, `j` BIGINT NOT NULL); optimized (`id` BIGINT, `j` BIGINT NOT NULL)")),
+    "strategy_rename": (
+        {"jvm": "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"},
+        error(3, "planner strategy com.example.broken.RenamingProjectStrategy (it planned Project "
+                 "as Project)", "`u` was renamed to `x`",
+              "analyzed (`s1` INT, `u` STRING); planned (`s1` INT, `x` STRING)")),
+    "physical_drop": (
+        CORRUPT,
+        error(6, "physical rule com.example.broken.DropPhysicalColumn", "`s1` was dropped",
+              "planned (`s1` INT, `u` STRING); prepared (`u` STRING)")),
+    "physical_reorder": (
+        CORRUPT,
+        error(6, "columnar rule com.example.broken.ReorderPhysicalProjection (preColumnarTransitions)",
+              "the fields were reordered from (`s1`, `u`) to (`u`, `s1`)",
+              "planned (`s1` INT, `u` STRING); prepared (`u` STRING, `s1` INT)")),
+    "lying_exec": (
+        CORRUPT,
+        error(4, "execution (rows produced by LyingProject)",
+              "a row has 1 fields where the plan declares 2", "declared (`s1` INT, `u` STRING)")),
+}
+
+
+def message(expected: dict) -> str:
+    p = expected["parameters"]
+    return (f"[COLSEM_SCHEMA_INVARIANT_VIOLATED] Schema invariant {p['invariant']} ({p['statement']}) "
+            f"was broken by {p['culprit']}: {p['problem']}. Schemas: {p['diff']}.")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_error_mode_fails_the_query_naming_invariant_rule_and_diff(outcomes, name):
+    _, expected = EXPECTED[name]
+    actions = next(c[3] for c in CASES if c[0] == name)
+    for action in actions:
+        assert outcomes["results"][f"{name}/error/{action}"] == expected, action
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_off_the_broken_rule_does_its_damage_silently(outcomes, name):
+    silent, _ = EXPECTED[name]
+    off = outcomes["results"][f"{name}/off/collect"]
+    if "jvm" in silent:  # an internal error far from the rule that caused it
+        assert off["error"] == "JVM" and off["message"].startswith(silent["jvm"]), off
+    elif "corrupt" in silent:  # the declared schema, with rows that do not fit it
+        assert off["schema"] == silent["schema"] and off["rows"] != silent["corrupt"], off
+    else:
+        assert off == silent
+    assert outcomes["warnings"][f"{name}/off/collect"] == []
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_warn_mode_logs_once_per_query_and_runs_it(outcomes, name):
+    _, expected = EXPECTED[name]
+    actions = next(c[3] for c in CASES if c[0] == name)
+    for action in actions:
+        off = outcomes["results"][f"{name}/off/{action}"]
+        warn = outcomes["results"][f"{name}/warn/{action}"]
+        assert warn.get("error") == off.get("error") and warn.get("schema") == off.get("schema")
+        logged = outcomes["warnings"][f"{name}/warn/{action}"]
+        assert len(logged) == 1, (action, logged)
+        assert re.match(r"WARN (Invariants|CheckedOutputExec): ", logged[0]), logged[0]
+        assert message(expected) in logged[0]
+        assert logged[0].endswith(" SQLSTATE: XX000")
+
+
+def test_a_healthy_query_passes_every_check_and_every_reader(outcomes):
+    for mode in ("off", "warn", "error"):
+        for action in ("collect", "toPandas", "toArrow"):
+            assert outcomes["results"][f"healthy/{mode}/{action}"] == {
+                "schema": "struct<s1:int,u:string>", "rows": [[1, "A"], [2, "B"]]}, (mode, action)
+            assert outcomes["warnings"][f"healthy/{mode}/{action}"] == []
+
+
+def test_default_is_off_and_status_lists_it(spark):
+    import colsem
+
+    assert colsem.status(spark)["spark.colsem.invariants"] == "off"
