@@ -57,8 +57,20 @@ object ColsemConf {
       "so deeper lists fail with COLSEM_LATERAL_ALIAS_TOO_DEEP instead. Raise it only with a " +
       "larger thread stack (-Xss).")
 
+  val NamingDialect: ColsemConfEntry[String] = choice(
+    "spark.colsem.naming.dialect", Seq("spark", "canonical", "postgres", "mysql", "sqlite"),
+    default = "spark",
+    "How unaliased SELECT items are named, at every SELECT level. 'spark': Spark's own names " +
+      "(untouched). 'canonical': DataFusion's output-field-name rules on the expression as written " +
+      "(no qualifier, lower-case functions, unquoted strings, operators in parentheses). " +
+      "'postgres': PostgreSQL's names (a column's or function's name, a cast's type, else " +
+      "?column?). 'mysql': MySQL/MariaDB's (the text as written; a string literal's value). " +
+      "'sqlite': SQLite's (the text exactly as written). Without SQL text (DataFrame API) mysql " +
+      "and sqlite use canonical. See docs/naming.md.")
+
   /** In the order `colsem_status()` and the docs list them. */
-  val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled, LateralAliasMaxDepth)
+  val all: Seq[ColsemConfEntry[_]] =
+    Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled, LateralAliasMaxDepth, NamingDialect)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap

@@ -41,6 +41,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // Output naming dialects: unaliased items get their dialect's name before Resolution, so outer
+    // queries resolve against those names (after the lateral-alias marks, which read only user aliases).
+    extensions.injectHintResolutionRule(session => new naming.NameUnaliasedItems(session))
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.

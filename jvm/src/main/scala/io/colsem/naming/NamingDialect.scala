@@ -1,0 +1,33 @@
+package io.colsem.naming
+
+import java.util.Locale
+
+import org.apache.spark.sql.internal.SQLConf
+
+import io.colsem.ColsemConf
+
+/** How colsem names the unaliased items of a SELECT list (`spark.colsem.naming.dialect`). */
+sealed abstract class NamingDialect(val key: String)
+
+object NamingDialect {
+  /** Spark's own names, untouched (the default). */
+  case object Spark extends NamingDialect("spark")
+  /** DataFusion's output-field-name rules, applied to the expression as written. */
+  case object Canonical extends NamingDialect("canonical")
+  /** PostgreSQL's FigureColname: a column's or function's name, a cast's type, else `?column?`. */
+  case object Postgres extends NamingDialect("postgres")
+  /** MySQL/MariaDB: the item's text as written; a column's name; a string literal's value. */
+  case object MySQL extends NamingDialect("mysql")
+  /** SQLite: the item's text exactly as written; a column's name. */
+  case object SQLite extends NamingDialect("sqlite")
+
+  val all: Seq[NamingDialect] = Seq(Spark, Canonical, Postgres, MySQL, SQLite)
+
+  /** The session's dialect; Spark when colsem is disabled. Fails on a bad value. */
+  def of(conf: SQLConf): NamingDialect =
+    if (!ColsemConf.isEnabled(conf)) Spark
+    else {
+      val key = ColsemConf.NamingDialect.readFrom(conf).toLowerCase(Locale.ROOT)
+      all.find(_.key == key).getOrElse(Spark)
+    }
+}
