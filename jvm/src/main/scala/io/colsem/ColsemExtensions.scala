@@ -44,6 +44,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Output naming dialects: unaliased items get their dialect's name before Resolution, so outer
     // queries resolve against those names (after the lateral-alias marks, which read only user aliases).
     extensions.injectHintResolutionRule(session => new naming.NameUnaliasedItems(session))
+    // ...and under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
+    extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.

@@ -116,5 +116,45 @@ object SqlText {
   def withoutComments(s: String): String =
     s.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("--[^\\n]*", " ")
 
+  /**
+   * MariaDB's item name from the item's text: comments removed and every white-space character
+   * outside quotes made a plain space (its lexer rebuilds the name from the tokens' text).
+   */
+  def mysqlSpacing(text: String): String = {
+    val out = new StringBuilder
+    var i = 0
+    while (i < text.length) {
+      val c = text.charAt(i)
+      if (c == '\'' || c == '"' || c == '`') {
+        val end = closingQuote(text, i)
+        out.append(text.substring(i, end + 1))
+        i = end + 1
+      } else if (text.startsWith("/*", i)) {
+        val end = text.indexOf("*/", i + 2)
+        i = if (end < 0) text.length else end + 2
+      } else if (text.startsWith("--", i)) {
+        while (i < text.length && text.charAt(i) != '\n') i += 1
+      } else {
+        out.append(if (Character.isWhitespace(c)) ' ' else c)
+        i += 1
+      }
+    }
+    out.toString
+  }
+
+  /** The index of the quote closing the one at `open` (a doubled quote or a backslash escapes). */
+  private def closingQuote(text: String, open: Int): Int = {
+    val q = text.charAt(open)
+    var i = open + 1
+    while (i < text.length) {
+      val c = text.charAt(i)
+      if (c == '\\' && q != '`') i += 2
+      else if (c == q && i + 1 < text.length && text.charAt(i + 1) == q) i += 2
+      else if (c == q) return i
+      else i += 1
+    }
+    text.length - 1
+  }
+
   def collapse(s: String): String = s.trim.replaceAll("\\s+", " ")
 }
