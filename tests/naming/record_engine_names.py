@@ -58,8 +58,10 @@ def query(item: str) -> str:
 
 
 def first_line(text: str) -> str:
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    return lines[0] if lines else "error"
+    """The error's message line (the MariaDB client prints the statement in a box before it)."""
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip() and not ln.startswith("----")]
+    errors = [ln for ln in lines if ln.upper().startswith("ERROR")]
+    return (errors or lines or ["error"])[0]
 
 
 # --- SQLite -------------------------------------------------------------------------------------

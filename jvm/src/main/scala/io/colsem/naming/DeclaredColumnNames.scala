@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{AttributeReference, NamedExpre
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, Sort, Union, WithCTE}
 import org.apache.spark.sql.catalyst.rules.Rule
 
+import io.colsem.ValidateColsemConf
 import io.colsem.shims.SparkShims
 
 /**
@@ -16,7 +17,9 @@ import io.colsem.shims.SparkShims
 object DeclaredColumnNames extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
-    if (!plan.resolved || SparkShims.resolvingSubquery || NamingDialect.of(conf) != NamingDialect.SQLite) plan
+    // SET and RESET must work whatever the dialect's value (they are how a bad one is fixed).
+    if (!plan.resolved || ValidateColsemConf.changesConf(plan) || SparkShims.resolvingSubquery ||
+        NamingDialect.of(conf) != NamingDialect.SQLite) plan
     else outermost(plan)
 
   /** The outermost SELECT list: below ORDER BY, LIMIT, DISTINCT, HAVING, WITH, in a set
