@@ -43,6 +43,7 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
     // Output naming dialects: unaliased items get their dialect's name before Resolution, so outer
     // queries resolve against those names (after the lateral-alias marks, which read only user aliases).
+    naming.NamingDialect.registerForViews()
     extensions.injectHintResolutionRule(session => new naming.NameUnaliasedItems(session))
     // ...and under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)

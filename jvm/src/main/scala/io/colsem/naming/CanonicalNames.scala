@@ -139,9 +139,41 @@ object CanonicalNames {
     case args => s"between(${args.map(render).mkString(", ")})"
   }
 
+  /** The DataFrame API builds its operators as internal calls of functions named by the operator
+   *  (`col("a") + 1` is `+`(a, 1), `=!=` is `!`(`=`(a, b))). */
+  private val BinaryOperators = Set("+", "-", "*", "/", "%", "=", "==", "<=>", "<", "<=", ">", ">=",
+    "!=", "<>", "&", "|", "^", "and", "or", "div")
+
+  private def internalOperator(u: UnresolvedFunction): Option[String] = {
+    val fn = u.nameParts.last.toLowerCase(Locale.ROOT)
+    // negative(x), isnull(x), in(x, ...) are operators when the DataFrame API built them (no text).
+    val api = u.isInternal || SqlText.span(u).isEmpty
+    (fn, u.arguments) match {
+      case (op, Seq(l, r)) if BinaryOperators.contains(op) =>
+        val shown = if (op.exists(_.isLetter)) op.toUpperCase(Locale.ROOT) else op
+        Some(s"(${render(l)} $shown ${render(r)})")
+      case ("!" | "not", Seq(eq: UnresolvedFunction)) if eq.nameParts.last == "=" && eq.arguments.size == 2 =>
+        Some(s"(${render(eq.arguments.head)} <> ${render(eq.arguments(1))})")
+      case ("!" | "not", Seq(c)) => Some(s"(NOT ${render(c)})")
+      case ("negative", Seq(c)) if api => Some(s"(- ${render(c)})")
+      case ("positive", Seq(c)) if api => Some(s"(+ ${render(c)})")
+      case ("~", Seq(c)) => Some(s"(~ ${render(c)})")
+      case ("isnull", Seq(c)) if api => Some(s"(${render(c)} IS NULL)")
+      case ("isnotnull", Seq(c)) if api => Some(s"(${render(c)} IS NOT NULL)")
+      case ("in", v +: list) if api => Some(s"(${render(v)} IN (${list.map(render).mkString(", ")}))")
+      case (op @ ("like" | "rlike" | "ilike"), Seq(l, r)) if api =>
+        Some(s"(${render(l)} ${op.toUpperCase(Locale.ROOT)} ${render(r)})")
+      case _ => None
+    }
+  }
+
   private def function(u: UnresolvedFunction): String = {
     val fn = u.nameParts.map(_.toLowerCase(Locale.ROOT)).mkString(".")
     if (infix(u).contains("between")) return betweenText(u, "BETWEEN")
+    internalOperator(u) match {
+      case Some(op) if u.filter.isEmpty && !u.isDistinct => return op
+      case _ =>
+    }
     val args = u.arguments.map {
       // The parser turns count(*) into count(1): its 1 has no text of its own.
       case l @ Literal(1, _) if fn == "count" && starred(u, l) => "*"

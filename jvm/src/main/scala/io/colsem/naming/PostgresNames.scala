@@ -27,6 +27,10 @@ import io.colsem.lca.LateralAliasCandidate
 object PostgresNames {
   val Unnamed = "?column?"
 
+  /** Functions the DataFrame API calls for operators (`-col`, `col.isNull`, `col.isin`, `&`). */
+  private val DataFrameOperators =
+    Set("and", "or", "not", "negative", "positive", "isnull", "isnotnull", "in", "like", "rlike", "ilike")
+
   def name(e: Expression): String = figure(e).map(_._1).getOrElse(Unnamed)
 
   /** (name, strength): 2 for a column or function name, 1 for a type name or `case`. */
@@ -40,6 +44,9 @@ object PostgresNames {
       Some((field.toString, 2))
     case UnresolvedExtractValue(child, _) => figure(child)
     case u: UnresolvedFunction if isOperatorSyntax(u) => None
+    // The DataFrame API's operators are internal calls of functions named by the operator.
+    case u: UnresolvedFunction if u.isInternal || !u.nameParts.last.exists(_.isLetterOrDigit) ||
+        (SqlText.span(u).isEmpty && DataFrameOperators.contains(u.nameParts.last.toLowerCase(Locale.ROOT))) => None
     case u: UnresolvedFunction => Some((functionName(u.nameParts.last), 2))
     case UnresolvedWindowExpression(f, _) => figure(f)
     case WindowExpression(f, _) => figure(f)
