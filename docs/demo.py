@@ -81,10 +81,23 @@ def main() -> int:
     print("A chain of 1,000 aliases (native Spark stops at 49): a1000 =",
           spark.sql(chain).first()["a1000"])
 
-    section("7. Features")
+    section("7. Output naming dialects: spark.colsem.naming.dialect")
+    naming_sql = ("SELECT region, count(*), amount <> 1, -2, 'x', CAST(id AS BIGINT), "
+                  "(SELECT max(id) FROM sales) FROM sales GROUP BY region, amount, id")
+    print(naming_sql)
+    for dialect in ("spark", "canonical", "postgres", "mysql", "sqlite"):
+        spark.conf.set("spark.colsem.naming.dialect", dialect)
+        print(f"  {dialect:9s} {spark.sql(naming_sql).columns}")
+    spark.conf.set("spark.colsem.naming.dialect", "postgres")
+    print("An outer query refers to an inner unaliased item by the dialect's name:")
+    spark.sql("SELECT `?column?` AS doubled, upper FROM (SELECT id * 2, upper(region) FROM sales) "
+              "ORDER BY doubled").show()
+    spark.conf.unset("spark.colsem.naming.dialect")
+
+    section("8. Features")
     print("in this version: packaging and the three ways in, config, errors, guards,")
-    print("  lateral column aliases")
-    print("not yet: SELECT * strategies, naming dialects, schema invariants, typed results")
+    print("  lateral column aliases, output naming dialects")
+    print("not yet: SELECT * strategies, schema invariants, typed results")
     spark.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0
