@@ -24,6 +24,7 @@ def test_status_of_the_shared_session(spark):
         "spark.colsem.singlePassResolver.policy": "warn",
         "spark.colsem.lateralAlias.enabled": "true",
         "spark.colsem.lateralAlias.maxDepth": "400",
+        "spark.colsem.naming.dialect": "spark",
     }
 
 

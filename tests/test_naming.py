@@ -156,3 +156,11 @@ def test_a_view_reads_back_under_the_dialect_it_was_created_with(spark):
             assert sorted(map(tuple, df.collect())) == [(5, "x"), (7, "x"), (7, "x")]
     finally:
         creator.sql("DROP VIEW naming_pg_view")
+
+
+def test_postgres_folds_unquoted_sql_names_only(session):
+    """PostgreSQL folds an unquoted identifier to lower case; a backquoted name and a DataFrame
+    API column name (exact, like a quoted identifier) keep their case."""
+    session.conf.set(KEY, "postgres")
+    assert session.sql("SELECT S1, `S2`, t1.S3 FROM t1").columns == ["s1", "S2", "s3"]
+    assert session.table("t1").select(F.col("S1"), F.expr("S2")).columns == ["S1", "s2"]

@@ -66,10 +66,11 @@ object PostgresNames {
     case _ => None
   }
 
-  /** PostgreSQL folds an unquoted identifier to lower case; a quoted one keeps its case. */
+  /** PostgreSQL folds an unquoted identifier to lower case; a quoted one keeps its case, and so
+   *  does a DataFrame API column name (no SQL text: like a quoted identifier, exact). */
   private def column(a: UnresolvedAttribute): String = {
     val last = a.nameParts.last
-    val quoted = SqlText.of(a).exists(_.trim.endsWith("`"))
+    val quoted = SqlText.of(a).forall(_.trim.endsWith("`"))
     if (quoted) last else last.toLowerCase(Locale.ROOT)
   }
 
