@@ -21,6 +21,7 @@ ITEMS: List[str] = [
     # arithmetic
     "id+1", "id + 1", "id  +  1", "id - qty", "id * 2", "qty / 4", "qty % 3", "qty DIV 3", "-id",
     "- id", "+id", "(id + 1) * 2", "id + qty * 2", "((id))+1", "id+-1", "~id", "id & 3", "id | 4",
+    "(id + 1)", "( id*2 )", "(abs(id))", "((id - 1))",
     "id ^ 1",
     # comparison and logic
     "id = 1", "id == 1", "id <> 1", "id != 1", "id < 2", "id <= 2", "id > 2", "id >= 2",

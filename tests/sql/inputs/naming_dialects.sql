@@ -1,5 +1,5 @@
 -- spark.colsem.naming.dialect: postgres, mysql, sqlite (tests/test_naming_engines.py compares
--- the 189-item corpus with the real systems; this file shows them at every SELECT level).
+-- the 193-item corpus with the real systems; this file shows them at every SELECT level).
 -- A bad value fails with the valid ones.
 SET spark.colsem.naming.dialect=oracle;
 SELECT 1;
