@@ -17,12 +17,12 @@ SBT := java -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=j
 SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) 2>/dev/null) $(VERSIONS) pyproject.toml
 PYTEST_ARGS ?=
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local pytest test demo bench clean
+.PHONY: help java venv jar install wheel sbt sbt-test publish-local pytest test demo bench naming-golden clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
-	@echo "make jar | wheel | publish-local | bench | clean"
+	@echo "make jar | wheel | publish-local | bench | naming-golden | clean"
 
 java:
 	@command -v java >/dev/null || { echo "Java 17 is required: apt-get install openjdk-17-jdk-headless (or set JAVA_HOME)"; exit 1; }
@@ -82,6 +82,13 @@ demo: install
 
 bench: install
 	$(PY) bench/run.py $(BENCH_ARGS)
+
+# Re-records the names real SQLite, PostgreSQL and MariaDB give the naming corpus
+# (tests/naming/golden/*.json; `git diff` shows any change). Installs postgresql and mariadb-server
+# with apt-get when absent (as root), runs each server on a private socket in a temporary
+# directory and stops it. About 15 s once the packages are installed.
+naming-golden:
+	$(PYTHON) tests/naming/record_engine_names.py
 
 clean:
 	rm -rf build dist target project/target project/project python/colsem/jars $(VENV)/.installed

@@ -4,6 +4,8 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
   startup   SparkSession start to first result (SELECT 1)
   analysis  analysis + optimization of every TPC-DS query on empty tables (from ../shared/tpcds,
             or $COLSEM_TPCDS_DIR); each query analyzed `--iterations` times, fastest kept
+  naming_D  colsem's TPC-DS analysis with spark.colsem.naming.dialect=D (canonical, postgres, mysql,
+            sqlite) vs the default `spark`, alternating query by query in one process
   lca_chain_N   analysis of a chain of N lateral aliases (a_i = a_{i-1} + 1); vanilla is Spark's
             native support, which stops at 49 levels ("Max iterations")
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
@@ -87,10 +89,43 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
             result["tpcds_analysis_s"] = total
             result["tpcds_queries"] = len(queries)
             result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
+            if mode == "colsem":
+                result.update(naming_dialect_analysis(spark, queries, iterations))
         result.update(lateral_alias_benchmarks(spark, iterations))
         result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
     return result
+
+
+NAMING_DIALECTS = ("canonical", "postgres", "mysql", "sqlite")
+
+
+def naming_dialect_analysis(spark, queries: List[Path], iterations: int) -> Dict[str, float]:
+    """TPC-DS analysis + optimization with each spark.colsem.naming.dialect against the default
+    (`spark`: the naming rule returns at once, plans identical to vanilla's), in the same process,
+    alternating query by query (and which goes first) so JIT warm-up and machine load hit both
+    alike."""
+    key = "spark.colsem.naming.dialect"
+    out: Dict[str, float] = {}
+    for dialect in NAMING_DIALECTS:
+        totals = {"spark": 0.0, dialect: 0.0}
+        for path in queries:
+            sql = path.read_text()
+            best = {"spark": float("inf"), dialect: float("inf")}
+            for i in range(iterations):
+                for setting in (("spark", dialect) if i % 2 == 0 else (dialect, "spark")):
+                    spark.conf.set(key, setting)
+                    t0 = time.perf_counter()
+                    qe = spark.sql(sql)._jdf.queryExecution()
+                    qe.analyzed()
+                    qe.optimizedPlan()
+                    best[setting] = min(best[setting], time.perf_counter() - t0)
+            for setting in totals:
+                totals[setting] += best[setting]
+        out[f"naming_{dialect}_tpcds_s"] = totals[dialect]
+        out[f"naming_{dialect}_base_s"] = totals["spark"]
+    spark.conf.unset(key)
+    return out
 
 
 INVARIANT_MODES = ("off", "warn", "error")
@@ -381,6 +416,13 @@ def main(argv: List[str] | None = None) -> int:
                                "label": f"TPC-DS planning in one process: invariants=off (left) vs {m} (s)",
                                "vanilla": _num(off), "colsem": _num(checked),
                                "ratio": _num(in_process, 3)})
+    for dialect in NAMING_DIALECTS:
+        if samples["colsem"] and f"naming_{dialect}_tpcds_s" in samples["colsem"][0]:
+            base = statistics.median(s[f"naming_{dialect}_base_s"] for s in samples["colsem"])
+            named = statistics.median(s[f"naming_{dialect}_tpcds_s"] for s in samples["colsem"])
+            benchmarks.append({"name": f"naming_{dialect}",
+                               "label": f"colsem TPC-DS analysis+optimization: names `spark` (left) vs `{dialect}` (right) (s)",
+                               "vanilla": _num(base), "colsem": _num(named), "ratio": _num(named / base, 3)})
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                           "python": platform.python_version()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,

@@ -134,11 +134,23 @@ def main() -> int:
     print("query naming the rule (tests/extensions/BrokenRules.scala has broken ones to try).")
     spark.conf.unset("spark.colsem.invariants")
 
-    section("10. Features")
+    section("10. Output naming dialects: spark.colsem.naming.dialect")
+    naming_sql = ("SELECT region, count(*), amount <> 1, -2, 'x', CAST(id AS BIGINT), "
+                  "(SELECT max(id) FROM sales) FROM sales GROUP BY region, amount, id")
+    print(naming_sql)
+    for dialect in ("spark", "canonical", "postgres", "mysql", "sqlite"):
+        spark.conf.set("spark.colsem.naming.dialect", dialect)
+        print(f"  {dialect:9s} {spark.sql(naming_sql).columns}")
+    spark.conf.set("spark.colsem.naming.dialect", "postgres")
+    print("An outer query refers to an inner unaliased item by the dialect's name:")
+    spark.sql("SELECT `?column?` AS doubled, upper FROM (SELECT id * 2, upper(region) FROM sales) "
+              "ORDER BY doubled").show()
+    spark.conf.unset("spark.colsem.naming.dialect")
+
+    section("11. Features")
     print("in this version: packaging and the three ways in, config, errors, guards,")
-    print("  lateral column aliases, SELECT * strategies, typed responses (jdbc/json, NULL vs MISSING,")
-    print("  colsem sql), schema invariants")
-    print("not yet: naming dialects")
+    print("  lateral column aliases, SELECT * strategies, output naming dialects, schema invariants,")
+    print("  typed responses (jdbc/json, NULL vs MISSING, colsem sql)")
     spark.stop()
     shutil.rmtree(workdir, ignore_errors=True)
     return 0

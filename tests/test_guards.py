@@ -27,6 +27,7 @@ def test_status_of_the_shared_session(spark):
         "spark.colsem.star.exclude": "",
         "spark.colsem.star.excludePattern": "",
         "spark.colsem.invariants": "off",
+        "spark.colsem.naming.dialect": "spark",
     }
 
 

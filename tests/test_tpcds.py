@@ -114,3 +114,32 @@ def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
     root, _, rest = checked[2].partition("\n")
     assert root == "CheckedOutput"
     assert "\n".join(line[3:] for line in rest.splitlines()) == off[2]
+
+
+DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
+def test_naming_spark_dialect_leaves_the_plan_unchanged(tpcds, query):
+    sql = query.read_text()
+    tpcds.conf.unset("spark.colsem.naming.dialect")
+    unset = _plans(tpcds, sql)
+    tpcds.conf.set("spark.colsem.naming.dialect", "spark")
+    try:
+        assert _plans(tpcds, sql) == unset
+    finally:
+        tpcds.conf.unset("spark.colsem.naming.dialect")
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
+def test_every_dialect_analyzes_with_the_same_types(tpcds, query):
+    """Every query analyzes under every dialect; only names may change, never the column count or
+    types."""
+    sql = query.read_text()
+    vanilla = [f.dataType for f in tpcds.sql(sql).schema.fields]
+    try:
+        for dialect in DIALECTS:
+            tpcds.conf.set("spark.colsem.naming.dialect", dialect)
+            assert [f.dataType for f in tpcds.sql(sql).schema.fields] == vanilla, dialect
+    finally:
+        tpcds.conf.unset("spark.colsem.naming.dialect")

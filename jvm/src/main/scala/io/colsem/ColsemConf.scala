@@ -90,9 +90,20 @@ object ColsemConf {
       "query with the invariant, the rule or stage that broke it and a schema diff; 'error' " +
       "fails the query with COLSEM_SCHEMA_INVARIANT_VIOLATED (or COLSEM_DUPLICATE_QUALIFIED_FIELD).")
 
+  val NamingDialect: ColsemConfEntry[String] = choice(
+    "spark.colsem.naming.dialect", Seq("spark", "canonical", "postgres", "mysql", "sqlite"),
+    default = "spark",
+    "How unaliased SELECT items are named, at every SELECT level. 'spark': Spark's own names " +
+      "(untouched). 'canonical': DataFusion's output-field-name rules on the expression as written " +
+      "(no qualifier, lower-case functions, unquoted strings, operators in parentheses). " +
+      "'postgres': PostgreSQL's names (a column's or function's name, a cast's type, else " +
+      "?column?). 'mysql': MySQL/MariaDB's (the text as written; a string literal's value). " +
+      "'sqlite': SQLite's (the text exactly as written). Without SQL text (DataFrame API) mysql " +
+      "and sqlite use canonical. See docs/naming.md.")
+
   /** In the order `colsem_status()` and the docs list them. */
   val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled,
-    LateralAliasMaxDepth, StarExclude, StarExcludePattern, Invariants)
+    LateralAliasMaxDepth, StarExclude, StarExcludePattern, NamingDialect, Invariants)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap

@@ -41,6 +41,12 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // Output naming dialects: unaliased items get their dialect's name before Resolution, so outer
+    // queries resolve against those names (after the lateral-alias marks, which read only user aliases).
+    naming.NamingDialect.registerForViews()
+    extensions.injectHintResolutionRule(session => new naming.NameUnaliasedItems(session))
+    // ...and under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
+    extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
     // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
     extensions.injectHintResolutionRule(_ => star.MarkColumnHidingStars)
     // ...and once their input is resolved, work out which of its columns are hidden.

@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
 import io.colsem.ColsemErrors
+import io.colsem.naming.NameUnaliasedItems
 import io.colsem.shims.SparkShims
 
 /**
@@ -35,7 +36,7 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
     val resolver = conf.resolver
     def aliasesNamed(name: String, range: Range): Option[Int] =
       range.find(j => items(j) match {
-        case a: Alias => resolver(a.name, name)
+        case a: Alias if !NameUnaliasedItems.isImplicit(a) => resolver(a.name, name)
         case _ => false
       })
     items.indices.foreach { i =>

@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
 
 import io.colsem.{ColsemConf, ColsemErrors}
+import io.colsem.naming.NameUnaliasedItems
 
 /**
  * Resolution rule (last in each Resolution iteration): resolves the [[LateralAliasCandidate]]s of a
@@ -132,7 +133,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case u: UnresolvedAttribute if u.nameParts.size == 1 &&
           a.child.resolve(u.nameParts, conf.resolver).isEmpty =>
         list.items.indices.filter(j => list.items(j) match {
-          case al: Alias => conf.resolver(al.name, u.nameParts.head)
+          case al: Alias if !NameUnaliasedItems.isImplicit(al) => conf.resolver(al.name, u.nameParts.head)
           case _ => false
         }) match {
           case Seq(j) => Some(j)
@@ -261,7 +262,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
             case Some(column) => Left(column)
             case None =>
               (0 until i).filter(j => items(j) match {
-                case a: Alias => resolver(a.name, c.nameParts.head)
+                case a: Alias if !NameUnaliasedItems.isImplicit(a) => resolver(a.name, c.nameParts.head)
                 case _ => false
               }) match {
                 case Seq(j) =>

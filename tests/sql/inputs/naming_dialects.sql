@@ -1,0 +1,24 @@
+-- spark.colsem.naming.dialect: postgres, mysql, sqlite (tests/test_naming_engines.py compares
+-- the 193-item corpus with the real systems; this file shows them at every SELECT level).
+-- A bad value fails with the valid ones.
+SET spark.colsem.naming.dialect=oracle;
+SELECT 1;
+SET spark.colsem.naming.dialect=spark;
+SELECT s1 <> 1, count(*), -2, CAST(s1 AS BIGINT), (SELECT max(id) FROM t2) FROM t1 GROUP BY s1 ORDER BY 1;
+SET spark.colsem.naming.dialect=POSTGRES;
+SELECT s1 <> 1, count(*), -2, CAST(s1 AS BIGINT), CAST(1 AS BIGINT), (SELECT max(id) FROM t2), S1, t1.S2 FROM t1 GROUP BY s1, s2 ORDER BY 1;
+SELECT CASE WHEN s1 > 1 THEN 'big' ELSE s2 END, CASE s1 WHEN 1 THEN 'one' END, upper(s2), trim(s2), DATE '2020-01-02' FROM t1 ORDER BY 1, 2;
+-- Inner unaliased items are named too: the outer query refers to them by PostgreSQL's names.
+SELECT `?column?`, upper FROM (SELECT s1 + 1, upper(s2) FROM t1) ORDER BY 1;
+WITH c AS (SELECT s1 * 2, s1 * 3 FROM t1) SELECT * FROM c ORDER BY 1;
+SELECT `?column?` FROM (SELECT s1 * 2, s1 * 3 FROM t1);
+-- Lateral aliases see only explicit aliases, not the implicit `s1` of the CAST.
+SELECT 10 AS x, CAST(s1 AS BIGINT), x + 1 FROM t1 ORDER BY 2;
+SET spark.colsem.naming.dialect=mysql;
+SELECT s1 <> 1, COUNT( * ), -2, 'foo', NULL, true, s1 /* c */ + 1, t1.S1 FROM t1 GROUP BY s1 ORDER BY 1, 8;
+SELECT `s1+1` FROM (SELECT s1+1 FROM t1) ORDER BY 1;
+SELECT s1+1 FROM t1 UNION SELECT id FROM t2 ORDER BY 1;
+SET spark.colsem.naming.dialect=sqlite;
+SELECT s1 <> 1, COUNT( * ), -2, 'foo', s1 /* c */ + 1, S1, t1.S2 FROM t1 GROUP BY s1, s2 ORDER BY 1, 6;
+SELECT `S1`, `'x'` FROM (SELECT S1, 'x' FROM t1) ORDER BY 1;
+SELECT S1 FROM t1 UNION ALL SELECT id FROM t2 ORDER BY 1;
