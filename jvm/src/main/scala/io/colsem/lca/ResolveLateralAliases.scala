@@ -5,7 +5,7 @@ import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
+import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
@@ -53,6 +53,11 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
+      // A star still unexpanded here would expand over the aliases computed below the list (the
+      // fuzzer found `SELECT true AS a, a AND b, * FROM t` listing `a` twice): wait for Spark's
+      // ResolveReferences to expand it over the FROM input, in the next iteration.
+      case p: Project if hasStar(p.projectList) => p
+      case a: Aggregate if hasStar(a.aggregateExpressions) => a
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
         rewriteProject(p).getOrElse(unmark(p))
       case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
@@ -63,6 +68,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         ResolveLateralAliases.unwrapNamedReferences(other)
     }
   }
+
+  private def hasStar(list: Seq[Expression]): Boolean = list.exists(_.exists(_.isInstanceOf[Star]))
 
   private def hasCandidate(e: Expression): Boolean =
     e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(_.isInstanceOf[LateralAliasCandidate])
