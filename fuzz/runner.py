@@ -443,7 +443,7 @@ class Fuzzer:
         output comes from vanilla Spark (the query itself, or its inlined form for a lateral
         alias query), rendered by tests/golden.py."""
         header = ["-- Minimal queries the differential fuzzer (make fuzz) found failing; expected",
-                  "-- output from vanilla Spark (lateral alias queries: from their inlined form).",
+                  "-- output from vanilla Spark (for the inline oracle: the inlined form's rows).",
                   "-- The tables are the fuzzer's (fuzz/data.py)."]
         creates = [data.create_sql(t, properties=False) for t in data.SCHEMAS]
         queries: List[Tuple[str, Optional[str]]] = []

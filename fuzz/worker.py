@@ -58,6 +58,7 @@ def main() -> None:
     golden_mode = len(sys.argv) > 3 and sys.argv[3] == "golden"
     builder = (SparkSession.builder.master("local[2]" if golden_mode else "local[1]")
                .appName(f"colsem-fuzz-{mode}").config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
                .config("spark.sql.warehouse.dir", warehouse))
     if golden_mode:
         builder = builder.config("spark.sql.shuffle.partitions", "2")

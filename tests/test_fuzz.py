@@ -40,3 +40,24 @@ def test_short_seeded_run_has_no_differences(tmp_path: Path):
     assert report["oracles"]["vanilla"].get("same_rows", 0) > report["queries"] // 2
     assert report["oracles"]["inline"]["checked"] > 0
     assert (tmp_path / "latest.md").read_text().startswith("# colsem differential fuzzer")
+
+
+def test_shrinking_keeps_the_failure_and_removes_the_rest():
+    from fuzz.query import Item, LatRef, walk
+    from fuzz.shrink import shrink
+
+    def fails(q) -> bool:  # a stand-in oracle: "a lateral alias inside a CASE fails"
+        from fuzz.query import Case
+        return any(isinstance(n, Case) and any(isinstance(m, LatRef) for m in walk(n)) for n in walk(q))
+
+    queries = [Generator(11 * 1000003 + i).query() for i in range(300)]
+    failing = [q for q in queries if fails(q)]
+    assert failing
+    for q in failing[:5]:
+        small = shrink(q, fails, max_checks=400, max_seconds=20)
+        assert fails(small)
+        assert len(render(small)) < len(render(q))
+        # Nothing left that can go: one or two items (the alias and its user), no clauses.
+        body = small.body
+        assert len([i for i in body.items if isinstance(i, Item)]) <= 2, render(small)
+        assert body.where is None and body.having is None and not body.joins, render(small)
