@@ -32,3 +32,7 @@ CREATE TABLE fc USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) A
   AS v(c0, c1, c2, c3, c4);
 
 SELECT true AS a2, (d + CASE WHEN a2 THEN 1 ELSE 1 END), * FROM fa AS t1;
+
+SELECT s AS a2, (max(a2) || a2) AS col2 FROM fa AS t1 GROUP BY a2;
+
+SELECT k AS a3, sum(a3) AS s, a3 + 1 AS b FROM fa AS t1 GROUP BY k;

@@ -395,7 +395,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         val ordered = indices.sorted
         val pending = ordered.map { i =>
           val item = substitute(i, items(i)).asInstanceOf[NamedExpression]
-          if (copies) item.newInstance() else item
+          if (copies) perRowCopy(item) else item
         }
         resolveLevel(pending, below.output) match {
           case Some(resolved) =>
@@ -407,6 +407,16 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       }
       if (complete) Some(below) else None
     }
+  }
+
+  /** An aggregate list's per-row alias, computed below the Aggregate under a name of its own:
+   *  under the alias's name it would shadow the alias for the list's per-group references, which
+   *  get their plain names back (the fuzzer found `SELECT k AS a, sum(a), a + 1 ... GROUP BY k`
+   *  failing with MISSING_AGGREGATION: `a + 1` read the per-row column). References to the copy
+   *  are by attribute, named as written (see SelectList.value). */
+  private def perRowCopy(item: NamedExpression): NamedExpression = item match {
+    case a: Alias => Alias(a.child, s"__colsem_lca_${a.name}")()
+    case other => other.newInstance()
   }
 
   /** Resolves one level's items over its inputs with the session's analyzer; None unless every
