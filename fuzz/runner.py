@@ -41,6 +41,17 @@ ORACLES = ["vanilla", "inline", "duckdb", "dialects", "star"]
 FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORKER_LOST")
 
 
+# Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as
+# known_open so a run still shows new ones. Each entry: (oracle, kind, test of the query and answers).
+KNOWN_OPEN = [
+    # A global aggregate (no GROUP BY) whose later item uses a lateral alias next to an aggregate,
+    # `SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END FROM fa`: colsem MISSING_GROUP_BY,
+    # vanilla Spark answers.
+    ("vanilla", "colsem_error",
+     lambda case, c, v: c["error"]["class"] == "MISSING_GROUP_BY" and case.lateral and "error" not in v),
+]
+
+
 def is_fatal(answer: Dict[str, Any]) -> bool:
     err = answer.get("error")
     if not err:
@@ -396,6 +407,11 @@ class Fuzzer:
                     st["ok"] += 1
             else:
                 st["errors"] += 1
+        known = [d for d in diffs if any(o == d.oracle and k == d.kind and test(case, c, v)
+                                         for o, k, test in KNOWN_OPEN)]
+        for d in known:
+            stats[d.oracle]["known_open"] += 1
+        diffs = [d for d in diffs if d not in known]
         for d in diffs:
             stats[d.oracle]["differences"] += 1
         return diffs
