@@ -1,5 +1,5 @@
 -- Minimal queries the differential fuzzer (make fuzz) found failing; expected
--- output from vanilla Spark (lateral alias queries: from their inlined form).
+-- output from vanilla Spark (for the inline oracle: the inlined form's rows).
 -- The tables are the fuzzer's (fuzz/data.py).
 CREATE TABLE fa USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) AS k, CAST(c2 AS INT) AS x, CAST(c3 AS STRING) AS s, CAST(c4 AS DOUBLE) AS d, CAST(c5 AS DATE) AS dt, CAST(c6 AS ARRAY<INT>) AS arr, CAST(c7 AS STRUCT<a: INT, b: STRING>) AS st, CAST(c8 AS INT) AS _ingest FROM VALUES
   (1, 1, 10, 'a', 1.5, DATE '2024-01-01', array(1, 2), named_struct('a', 1, 'b', 'p'), 100),
