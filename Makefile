@@ -17,11 +17,12 @@ SBT := java -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=j
 SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) 2>/dev/null) $(VERSIONS) pyproject.toml
 PYTEST_ARGS ?=
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local pytest test demo bench naming-golden clean
+.PHONY: help java venv jar install wheel sbt sbt-test publish-local pytest test demo bench naming-golden fuzz clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
+	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make jar | wheel | publish-local | bench | naming-golden | clean"
 
 java:
@@ -34,7 +35,7 @@ $(VENV)/.deps: pyproject.toml $(VERSIONS) | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8"
+	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "duckdb>=1.1"
 	@touch $@
 
 venv: $(VENV)/.deps
@@ -89,6 +90,12 @@ bench: install
 # directory and stops it. About 15 s once the packages are installed.
 naming-golden:
 	$(PYTHON) tests/naming/record_engine_names.py
+
+# Random SQL, colsem vs vanilla Spark (another JVM), inlined lateral aliases, DuckDB; report in
+# fuzz/results/latest.{json,md}; failures are shrunk into tests/sql/inputs/fuzz_regressions.sql.
+FUZZ_ARGS ?= --seed 1 --count 10000 --seconds 3600
+fuzz: install
+	$(PY) -m fuzz --save-regressions $(FUZZ_ARGS)
 
 clean:
 	rm -rf build dist target project/target project/project python/colsem/jars $(VENV)/.installed

@@ -54,10 +54,12 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
-      // A star colsem expands late (ColumnHidingStar) must expand first: aliases computed below
-      // the list would otherwise become columns of its input.
-      case p: Project if p.projectList.exists(hasStar) => p
-      case a: Aggregate if a.aggregateExpressions.exists(hasStar) => a
+      // A star still unexpanded here would expand over the aliases computed below the list (the
+      // fuzzer found `SELECT true AS a, a AND b, * FROM t` listing `a` twice; a ColumnHidingStar
+      // always waits one iteration): wait for Spark's ResolveReferences to expand it over the FROM
+      // input first.
+      case p: Project if hasStar(p.projectList) => p
+      case a: Aggregate if hasStar(a.aggregateExpressions) => a
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
         rewriteProject(p).getOrElse(unmark(p))
       case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
@@ -69,7 +71,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     }
   }
 
-  private def hasStar(e: Expression): Boolean = e.exists(_.isInstanceOf[Star])
+  private def hasStar(list: Seq[Expression]): Boolean = list.exists(_.exists(_.isInstanceOf[Star]))
 
   private def hasCandidate(e: Expression): Boolean =
     e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(_.isInstanceOf[LateralAliasCandidate])
@@ -395,7 +397,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         val ordered = indices.sorted
         val pending = ordered.map { i =>
           val item = substitute(i, items(i)).asInstanceOf[NamedExpression]
-          if (copies) item.newInstance() else item
+          if (copies) perRowCopy(item) else item
         }
         resolveLevel(pending, below.output) match {
           case Some(resolved) =>
@@ -407,6 +409,16 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       }
       if (complete) Some(below) else None
     }
+  }
+
+  /** An aggregate list's per-row alias, computed below the Aggregate under a name of its own:
+   *  under the alias's name it would shadow the alias for the list's per-group references, which
+   *  get their plain names back (the fuzzer found `SELECT k AS a, sum(a), a + 1 ... GROUP BY k`
+   *  failing with MISSING_AGGREGATION: `a + 1` read the per-row column). References to the copy
+   *  are by attribute, named as written (see SelectList.value). */
+  private def perRowCopy(item: NamedExpression): NamedExpression = item match {
+    case a: Alias => Alias(a.child, s"__colsem_lca_${a.name}")()
+    case other => other.newInstance()
   }
 
   /** Resolves one level's items over its inputs with the session's analyzer; None unless every

@@ -1,0 +1,867 @@
+"""The generator's query AST, its SQL rendering (as written, and with every lateral alias
+reference replaced by the alias's parenthesized expression), and the random generator.
+
+The AST is plain dataclasses so the shrinker can rebuild any node with one child changed.
+A lateral alias reference (`LatRef`) holds the alias name only; the renderer finds the
+expression of the earlier item of that name in the same SELECT list, so shrinking stays valid."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from .data import SCHEMAS, column_types
+
+# Generation types: integral, double, string, boolean, date, array<int>.
+I, D, S, B, DT, ARR = "i", "d", "s", "b", "dt", "arr"
+SPARK_TYPE_KIND = {"int": I, "bigint": I, "double": D, "string": S, "boolean": B, "date": DT,
+                   "array<int>": ARR}
+
+
+class Node:
+    """Base of every AST node."""
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass
+class Col(Node):
+    qual: Optional[str]
+    name: str
+    typ: str
+    show: str  # the spelling used (case varies; Spark and DuckDB are case-insensitive)
+
+
+@dataclass
+class Lit(Node):
+    text: str
+    typ: str
+
+
+@dataclass
+class Bin(Node):
+    op: str
+    l: Node
+    r: Node
+
+
+@dataclass
+class Un(Node):
+    op: str  # 'NOT' or '-'
+    e: Node
+
+
+@dataclass
+class IsNull(Node):
+    e: Node
+    neg: bool
+
+
+@dataclass
+class When(Node):
+    cond: Node
+    val: Node
+
+
+@dataclass
+class Case(Node):
+    whens: List[When]
+    els: Optional[Node]
+
+
+@dataclass
+class Func(Node):
+    name: str
+    args: List[Node]
+
+
+@dataclass
+class Cast(Node):
+    e: Node
+    to: str
+
+
+@dataclass
+class Field(Node):
+    e: Node
+    fname: str
+
+
+@dataclass
+class Agg(Node):
+    fn: str
+    arg: Optional[Node]  # None: count(*)
+    distinct: bool = False
+
+
+@dataclass
+class OrderKey(Node):
+    e: Node
+    desc: bool
+
+
+@dataclass
+class Win(Node):
+    fn: str
+    arg: Optional[Node]
+    partition: List[Node]
+    order: List[OrderKey]
+
+
+@dataclass
+class LatRef(Node):
+    name: str  # lower-case alias name
+    show: str
+    typ: str
+
+
+@dataclass
+class InList(Node):
+    e: Node
+    items: List[Node]
+    neg: bool
+
+
+@dataclass
+class ScalarSub(Node):
+    q: "Query"
+
+
+@dataclass
+class InSub(Node):
+    e: Node
+    q: "Query"
+    neg: bool
+
+
+@dataclass
+class Exists(Node):
+    q: "Query"
+    neg: bool
+
+
+# ---------------------------------------------------------------- query structure
+@dataclass
+class Item(Node):
+    e: Node
+    alias: Optional[str]
+
+
+@dataclass
+class StarItem(Node):
+    qual: Optional[str]
+    except_: List[str]
+
+
+@dataclass
+class TableRef(Node):
+    table: str
+    alias: str
+
+
+@dataclass
+class SubRef(Node):
+    q: "Query"
+    alias: str
+
+
+@dataclass
+class Join(Node):
+    kind: str  # 'JOIN' or 'LEFT JOIN'
+    right: Node  # TableRef | SubRef
+    on: Optional[Node]
+    using: List[str]
+
+
+@dataclass
+class GroupAlias(Node):
+    name: str
+
+
+@dataclass
+class Core(Node):
+    items: List[Node]
+    source: Node
+    joins: List[Join]
+    where: Optional[Node]
+    group: Optional[List[Node]]  # None: no GROUP BY (an aggregate query may still have none)
+    having: Optional[Node]
+    distinct: bool = False
+
+
+@dataclass
+class SetOp(Node):
+    op: str
+    left: Core
+    right: Core
+
+
+@dataclass
+class Cte(Node):
+    name: str
+    q: "Query"
+
+
+@dataclass
+class Query(Node):
+    ctes: List[Cte]
+    body: Node  # Core | SetOp
+    order: List[Tuple[int, bool]] = field(default_factory=list)  # (1-based position, desc)
+
+
+# ---------------------------------------------------------------- rendering
+BIN_SQL = {"AND": " AND ", "OR": " OR "}
+
+
+def render(q: Query, inline: bool = False) -> str:
+    return _query(q, inline)
+
+
+def _query(q: Query, inline: bool) -> str:
+    parts = []
+    if q.ctes:
+        parts.append("WITH " + ", ".join(f"{c.name} AS ({_query(c.q, inline)})" for c in q.ctes))
+    parts.append(_body(q.body, inline))
+    if q.order:
+        parts.append("ORDER BY " + ", ".join(f"{p}{' DESC' if d else ''}" for p, d in q.order))
+    return " ".join(parts)
+
+
+def _body(b: Node, inline: bool) -> str:
+    if isinstance(b, SetOp):
+        return f"{_core(b.left, inline)} {b.op} {_core(b.right, inline)}"
+    return _core(b, inline)
+
+
+def _source(s: Node, inline: bool) -> str:
+    if isinstance(s, TableRef):
+        return f"{s.table} AS {s.alias}"
+    return f"({_query(s.q, inline)}) AS {s.alias}"
+
+
+def _core(c: Core, inline: bool) -> str:
+    env: Dict[str, str] = {}
+    items = []
+    for it in c.items:
+        if isinstance(it, StarItem):
+            text = (f"{it.qual}.*" if it.qual else "*")
+            if it.except_:
+                text += " EXCEPT (" + ", ".join(it.except_) + ")"
+            items.append(text)
+            continue
+        text = _e(it.e, inline, env)
+        if it.alias:
+            items.append(f"{text} AS {it.alias}")
+            if inline:
+                env[it.alias.lower()] = f"({text})"
+        else:
+            items.append(text)
+    out = "SELECT " + ("DISTINCT " if c.distinct else "") + ", ".join(items)
+    out += " FROM " + _source(c.source, inline)
+    for j in c.joins:
+        out += f" {j.kind} {_source(j.right, inline)}"
+        if j.using:
+            out += " USING (" + ", ".join(j.using) + ")"
+        elif j.on is not None:
+            out += " ON " + _e(j.on, inline, {})
+    if c.where is not None:
+        out += " WHERE " + _e(c.where, inline, {})
+    if c.group:
+        out += " GROUP BY " + ", ".join(g.name if isinstance(g, GroupAlias) else _e(g, inline, {})
+                                        for g in c.group)
+    if c.having is not None:
+        out += " HAVING " + _e(c.having, inline, {})
+    return out
+
+
+def _e(n: Node, inline: bool, env: Dict[str, str]) -> str:
+    r = lambda x: _e(x, inline, env)  # noqa: E731
+    if isinstance(n, Col):
+        return f"{n.qual}.{n.show}" if n.qual else n.show
+    if isinstance(n, Lit):
+        return n.text
+    if isinstance(n, LatRef):
+        return env.get(n.name, n.show) if inline else n.show
+    if isinstance(n, Bin):
+        return f"({r(n.l)}{BIN_SQL.get(n.op, ' ' + n.op + ' ')}{r(n.r)})"
+    if isinstance(n, Un):
+        return f"(NOT {r(n.e)})" if n.op == "NOT" else f"(- {r(n.e)})"
+    if isinstance(n, IsNull):
+        return f"({r(n.e)} IS {'NOT ' if n.neg else ''}NULL)"
+    if isinstance(n, Case):
+        whens = " ".join(f"WHEN {r(w.cond)} THEN {r(w.val)}" for w in n.whens)
+        return f"CASE {whens}{' ELSE ' + r(n.els) if n.els is not None else ''} END"
+    if isinstance(n, Func):
+        return f"{n.name}({', '.join(r(a) for a in n.args)})"
+    if isinstance(n, Cast):
+        return f"CAST({r(n.e)} AS {n.to})"
+    if isinstance(n, Field):
+        return f"{r(n.e)}.{n.fname}"
+    if isinstance(n, Agg):
+        if n.arg is None:
+            return f"{n.fn}(*)"
+        return f"{n.fn}({'DISTINCT ' if n.distinct else ''}{r(n.arg)})"
+    if isinstance(n, Win):
+        spec = []
+        if n.partition:
+            spec.append("PARTITION BY " + ", ".join(r(p) for p in n.partition))
+        if n.order:
+            spec.append("ORDER BY " + ", ".join(r(o.e) + (" DESC" if o.desc else "") for o in n.order))
+        return f"{n.fn}({r(n.arg) if n.arg is not None else ''}) OVER ({' '.join(spec)})"
+    if isinstance(n, InList):
+        return f"({r(n.e)} {'NOT ' if n.neg else ''}IN ({', '.join(r(i) for i in n.items)}))"
+    if isinstance(n, ScalarSub):
+        return f"({_query(n.q, inline)})"
+    if isinstance(n, InSub):
+        return f"({r(n.e)} {'NOT ' if n.neg else ''}IN ({_query(n.q, inline)}))"
+    if isinstance(n, Exists):
+        return f"({'NOT ' if n.neg else ''}EXISTS ({_query(n.q, inline)}))"
+    raise TypeError(type(n).__name__)
+
+
+# ---------------------------------------------------------------- facts about a query
+def walk(n: object) -> Iterator[Node]:
+    """Every node, depth first (lists and nested queries included)."""
+    if isinstance(n, Node):
+        yield n
+        for v in vars(n).values():
+            yield from walk(v)
+    elif isinstance(n, (list, tuple)):
+        for v in n:
+            yield from walk(v)
+
+
+def has_lateral(q: Query) -> bool:
+    return any(isinstance(n, LatRef) for n in walk(q))
+
+
+def has_star(q: Query) -> bool:
+    return any(isinstance(n, StarItem) for n in walk(q))
+
+
+def explicit_names(q: Query) -> List[str]:
+    """Output names of the top SELECT list's items that name a column or an alias explicitly."""
+    if not isinstance(q.body, Core):
+        return []
+    names = []
+    for it in q.body.items:
+        if isinstance(it, Item):
+            if it.alias:
+                names.append(it.alias)
+            elif isinstance(it.e, Col):
+                names.append(it.e.show)
+    return names
+
+
+DUCK_FUNCS = {"coalesce", "upper", "lower", "length", "abs"}
+DUCK_OPS = {"+", "-", "*", "=", "<>", "<", "<=", ">", ">=", "AND", "OR", "||"}
+
+
+def duck_compatible(q: Query) -> bool:
+    """The conservative subset DuckDB and Spark agree on: one SELECT over tables (inner/left
+    joins ON), integer/string/boolean values, arithmetic, comparisons, CASE, COALESCE, a few
+    string functions, count/sum/min/max, GROUP BY/HAVING."""
+    if q.ctes or not isinstance(q.body, Core):
+        return False
+    c = q.body
+    if c.distinct:
+        return False
+    for s in [c.source] + [j.right for j in c.joins]:
+        if not isinstance(s, TableRef):
+            return False
+    if any(j.using for j in c.joins):
+        return False
+    for n in walk(c):
+        if isinstance(n, (Core, Item, TableRef, Join, When, Case, LatRef, IsNull, GroupAlias)):
+            continue
+        if isinstance(n, Col):
+            if n.typ != I and n.typ != S:
+                return False
+        elif isinstance(n, Lit):
+            if n.typ not in (I, S, B):
+                return False
+        elif isinstance(n, Bin):
+            if n.op not in DUCK_OPS:
+                return False
+        elif isinstance(n, Un):
+            pass
+        elif isinstance(n, Func):
+            if n.name not in DUCK_FUNCS:
+                return False
+        elif isinstance(n, Agg):
+            if n.fn not in ("count", "sum", "min", "max"):
+                return False
+        else:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- generation
+ALIASES = ["x", "y", "z", "k", "s", "v", "d", "w", "a1", "a2", "a3", "tot", "id2", "m"]
+
+
+@dataclass
+class ColInfo:
+    qual: str
+    name: str
+    typ: str
+
+
+@dataclass
+class LatInfo:
+    name: str
+    typ: str
+    row: bool  # a per-row value (usable inside aggregate arguments)
+
+
+@dataclass
+class Ctx:
+    scope: List[ColInfo]
+    outer: List[ColInfo]
+    lats: List[LatInfo] = field(default_factory=list)
+    agg: bool = False  # in an aggregate query, outside aggregate arguments
+    keys: List[ColInfo] = field(default_factory=list)
+    windows: bool = False
+    subqueries: bool = True
+    sub_depth: int = 0
+
+
+class Generator:
+    """Random queries over fa, fb, fc. Every choice comes from one seeded random.Random."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.counter = 0
+
+    # -- helpers
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def pick(self, seq: Sequence):
+        return seq[self.rng.randrange(len(seq))]
+
+    def qualifier(self) -> str:
+        self.counter += 1
+        return f"t{self.counter}"
+
+    def spell(self, name: str) -> str:
+        return name.upper() if self.chance(0.12) else name
+
+    def col_node(self, ci: ColInfo, ctx_scope: List[ColInfo], force_qual: bool = False) -> Col:
+        same = [c for c in ctx_scope if c.name.lower() == ci.name.lower()]
+        qualify = force_qual or len(same) > 1 or self.chance(0.3)
+        return Col(ci.qual if qualify else None, ci.name, ci.typ, self.spell(ci.name))
+
+    # -- literals
+    def literal(self, t: str) -> Lit:
+        if t == I:
+            return Lit(str(self.rng.randint(-3, 9)), I) if self.chance(0.93) else Lit("CAST(NULL AS INT)", I)
+        if t == D:
+            return Lit(self.pick(["0.5", "1.25", "-2.0", "3.75", "CAST(NULL AS DOUBLE)"]), D)
+        if t == S:
+            return Lit(self.pick(["'a'", "'b'", "'p'", "'x'", "''", "'A'", "CAST(NULL AS STRING)"]), S)
+        if t == B:
+            return Lit(self.pick(["true", "false"]), B)
+        if t == DT:
+            return Lit(self.pick(["DATE '2024-01-01'", "DATE '2024-02-29'"]), DT)
+        return Lit(self.pick(["array(1, 2)", "array(3)"]), ARR)
+
+    # -- expressions
+    def expr(self, t: str, ctx: Ctx, depth: int) -> Node:
+        if depth <= 0 or self.chance(0.35):
+            return self.leaf(t, ctx)
+        return self.composite(t, ctx, depth - 1)
+
+    def leaf(self, t: str, ctx: Ctx) -> Node:
+        options = []
+        lats = [l for l in ctx.lats if l.typ == t]
+        if lats:
+            options += ["lat"] * 3
+        if ctx.agg:
+            keys = [k for k in ctx.keys if k.typ == t]
+            if keys:
+                options += ["key"] * 3
+            if t in (I, D, S, DT):
+                options += ["agg"] * 3
+        else:
+            cols = [c for c in ctx.scope if c.typ == t]
+            if cols:
+                options += ["col"] * 4
+            if t == I and any(c.typ == "struct" for c in ctx.scope):
+                options.append("field")
+            if ctx.subqueries and ctx.sub_depth < 2 and t in (I, S, D):
+                options.append("scalar")
+        options.append("lit")
+        choice = self.pick(options)
+        if choice == "lat":
+            l = self.pick(lats)
+            return LatRef(l.name, self.spell(l.name), t)
+        if choice == "key":
+            k = self.pick([k for k in ctx.keys if k.typ == t])
+            return self.col_node(k, ctx.scope)
+        if choice == "agg":
+            return self.aggregate(t, ctx)
+        if choice == "col":
+            return self.col_node(self.pick([c for c in ctx.scope if c.typ == t]), ctx.scope)
+        if choice == "field":
+            st = self.pick([c for c in ctx.scope if c.typ == "struct"])
+            return Field(self.col_node(st, ctx.scope), "a")
+        if choice == "scalar":
+            return ScalarSub(self.scalar_query(t, ctx))
+        return self.literal(t)
+
+    def row_ctx(self, ctx: Ctx) -> Ctx:
+        """The context inside an aggregate's argument: per-row values."""
+        return Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if l.row], agg=False,
+                   subqueries=False, sub_depth=ctx.sub_depth)
+
+    def aggregate(self, t: str, ctx: Ctx) -> Node:
+        inner = self.row_ctx(ctx)
+        if t == I:
+            fn = self.pick(["count", "count", "sum", "min", "max", "countd"])
+            if fn == "count" and self.chance(0.4):
+                return Agg("count", None)
+            if fn == "count":
+                return Agg("count", self.expr(self.pick([I, S, D]), inner, 1))
+            if fn == "countd":
+                return Agg("count", self.expr(self.pick([I, S]), inner, 1), distinct=True)
+            return Agg(fn, self.expr(I, inner, 2))
+        if t == D:
+            fn = self.pick(["avg", "sum", "min", "max"])
+            return Agg(fn, self.expr(self.pick([I, D]) if fn == "avg" else D, inner, 2))
+        return Agg(self.pick(["min", "max"]), self.expr(t, inner, 1))
+
+    def composite(self, t: str, ctx: Ctx, depth: int) -> Node:
+        e = lambda tt, dd=depth: self.expr(tt, ctx, dd)  # noqa: E731
+        if t == I:
+            c = self.pick(["arith", "arith", "arith", "neg", "case", "coalesce", "abs", "length",
+                           "size", "year", "elem", "greatest"])
+            if c == "arith":
+                return Bin(self.pick(["+", "-", "*"]), e(I), e(I))
+            if c == "neg":
+                return Un("-", e(I))
+            if c == "case":
+                return self.case(I, ctx, depth)
+            if c == "coalesce":
+                return Func("coalesce", [e(I), e(I)])
+            if c == "abs":
+                return Func("abs", [e(I)])
+            if c == "length":
+                return Func("length", [e(S)])
+            if c == "size":
+                return Func("size", [e(ARR)])
+            if c == "year":
+                return Func("year", [e(DT)])
+            if c == "elem":
+                return Func("try_element_at", [e(ARR), Lit(str(self.rng.randint(1, 2)), I)])
+            return Func(self.pick(["greatest", "least"]), [e(I), e(I)])
+        if t == D:
+            c = self.pick(["arith", "arith", "div", "cast", "case", "coalesce", "round"])
+            if c == "arith":
+                return Bin(self.pick(["+", "-", "*"]), e(D), e(self.pick([D, I])))
+            if c == "div":
+                return Bin("/", e(self.pick([I, D])), Lit(self.pick(["2", "4", "0.5"]), D))
+            if c == "cast":
+                return Cast(e(I), "DOUBLE")
+            if c == "case":
+                return self.case(D, ctx, depth)
+            if c == "coalesce":
+                return Func("coalesce", [e(D), e(D)])
+            return Func("round", [e(D), Lit("1", I)])
+        if t == S:
+            c = self.pick(["concat", "concat", "upper", "lower", "case", "coalesce", "cast", "substr"])
+            if c == "concat":
+                return Bin("||", e(S), e(S))
+            if c in ("upper", "lower"):
+                return Func(c, [e(S)])
+            if c == "case":
+                return self.case(S, ctx, depth)
+            if c == "coalesce":
+                return Func("coalesce", [e(S), e(S)])
+            if c == "cast":
+                return Cast(e(I), "STRING")
+            return Func("substr", [e(S), Lit("1", I), Lit(str(self.rng.randint(1, 2)), I)])
+        if t == B:
+            c = self.pick(["cmp", "cmp", "cmp", "scmp", "and", "or", "not", "isnull", "inlist",
+                           "insub", "exists"])
+            if c == "cmp":
+                return Bin(self.pick(["=", "<>", "<", "<=", ">", ">="]), e(I), e(I))
+            if c == "scmp":
+                return Bin(self.pick(["=", "<>", "<", ">="]), e(S), e(S))
+            if c in ("and", "or"):
+                return Bin(c.upper(), e(B), e(B))
+            if c == "not":
+                return Un("NOT", e(B))
+            if c == "isnull":
+                return IsNull(e(self.pick([I, S, D])), self.chance(0.5))
+            if c == "inlist":
+                return InList(e(I), [self.literal(I) for _ in range(self.rng.randint(1, 3))], self.chance(0.3))
+            if ctx.subqueries and not ctx.agg and ctx.sub_depth < 2:
+                if c == "insub":
+                    tt = self.pick([I, S])
+                    return InSub(e(tt, 0), self.in_query(tt, ctx), self.chance(0.3))
+                return Exists(self.exists_query(ctx), self.chance(0.3))
+            return Bin(">", e(I), e(I))
+        if t == DT:
+            return Func("date_add", [e(DT), e(I, 0)])
+        if t == ARR:
+            if self.chance(0.5):
+                return Func("array", [e(I, 0), e(I, 0)])
+            return self.leaf(ARR, ctx)
+        raise ValueError(t)
+
+    def case(self, t: str, ctx: Ctx, depth: int) -> Case:
+        whens = [When(self.expr(B, ctx, depth), self.expr(t, ctx, depth))
+                 for _ in range(self.rng.randint(1, 2))]
+        return Case(whens, self.expr(t, ctx, depth) if self.chance(0.7) else None)
+
+    def window(self, t: str, ctx: Ctx) -> Node:
+        # Aliases of windows or aggregates inside a window would nest windows once inlined.
+        row = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if l.row], subqueries=False,
+                  sub_depth=ctx.sub_depth)
+        part = [self.expr(self.pick([I, S]), row, 1) for _ in range(self.rng.randint(0, 1))]
+        order = [OrderKey(self.expr(self.pick([I, S, D]), row, 1), self.chance(0.4))
+                 for _ in range(self.rng.randint(0, 2))]
+        if t == I:
+            fn = self.pick(["rank", "dense_rank", "count", "sum", "min", "max"])
+            if fn in ("rank", "dense_rank"):
+                if not order:
+                    order = [OrderKey(self.expr(I, row, 1), False)]
+                return Win(fn, None, part, order)
+            return Win(fn, self.expr(I, row, 1), part, order)
+        return Win(self.pick(["sum", "min", "max"]), self.expr(D, row, 1), part, order)
+
+    # -- sources
+    def table_source(self) -> Tuple[Node, List[ColInfo]]:
+        table = self.pick(list(SCHEMAS))
+        alias = self.qualifier()
+        cols = [ColInfo(alias, n, SPARK_TYPE_KIND.get(t, "struct" if t.startswith("struct") else t))
+                for n, t in column_types(table)]
+        return TableRef(table, alias), cols
+
+    def source(self, ctx_outer: List[ColInfo], ctes: List[Tuple[str, List[Tuple[str, str]]]],
+               sub_depth: int) -> Tuple[Node, List[ColInfo]]:
+        if ctes and self.chance(0.5):
+            name, cols = self.pick(ctes)
+            alias = self.qualifier()
+            return TableRef(name, alias), [ColInfo(alias, n, t) for n, t in cols]
+        if sub_depth < 1 and self.chance(0.15):
+            q, cols = self.sub_query(sub_depth + 1)
+            alias = self.qualifier()
+            return SubRef(q, alias), [ColInfo(alias, n, t) for n, t in cols]
+        return self.table_source()
+
+    def join(self, left: List[ColInfo], ctes, sub_depth: int) -> Tuple[Join, List[ColInfo]]:
+        right, rcols = self.source([], ctes, sub_depth)
+        kind = self.pick(["JOIN", "LEFT JOIN"])
+        lnames = {(c.name.lower(), c.typ) for c in left}
+        common = sorted({c.name.lower() for c in rcols if (c.name.lower(), c.typ) in lnames
+                         and c.typ in (I, S)})
+        # USING needs each name once on the left.
+        once = [n for n in common if sum(1 for c in left if c.name.lower() == n) == 1]
+        if once and self.chance(0.3):
+            using = sorted(self.rng.sample(once, self.rng.randint(1, min(2, len(once)))))
+            return Join(kind, right, None, using), rcols
+        li = [c for c in left if c.typ == I]
+        ri = [c for c in rcols if c.typ == I]
+        scope = left + rcols
+        if li and ri:
+            on: Node = Bin("=", self.col_node(self.pick(li), scope, True), self.col_node(self.pick(ri), scope, True))
+            if self.chance(0.25):
+                on = Bin("AND", on, self.expr(B, Ctx(scope, [], subqueries=False), 1))
+        else:
+            on = Lit("true", B)
+        return Join(kind, right, on, []), rcols
+
+    # -- select lists
+    def alias_name(self, used: set) -> str:
+        for _ in range(20):
+            a = self.pick(ALIASES)
+            if a not in used:
+                return a
+        self.counter += 1
+        return f"c{self.counter}"
+
+    def lateral_ok(self, alias: str, ctx: Ctx) -> bool:
+        names = {c.name.lower() for c in ctx.scope + ctx.outer}
+        return alias.lower() not in names
+
+    def projection_items(self, ctx: Ctx, types: Optional[List[str]], must_alias: bool,
+                         stars: bool) -> List[Node]:
+        n = len(types) if types else self.rng.randint(1, 5)
+        items: List[Node] = []
+        used: set = set()
+        windows = 0
+        for i in range(n):
+            if stars and types is None and self.chance(0.15):
+                items.append(self.star(ctx))
+                continue
+            t = types[i] if types else self.pick([I, I, I, S, S, D, B, DT])
+            if ctx.windows and t in (I, D) and windows < 2 and self.chance(0.2):
+                e = self.window(t, ctx)
+                windows += 1
+                if self.chance(0.3):
+                    e = Bin(self.pick(["+", "-"]), e, self.expr(I, Ctx(ctx.scope, ctx.outer, ctx.lats, subqueries=False), 0))
+            elif types is None and not must_alias and self.chance(0.15) and any(c.typ in (I, S, D) for c in ctx.scope):
+                ci = self.pick([c for c in ctx.scope if c.typ in (I, S, D)])
+                e, t = self.col_node(ci, ctx.scope), ci.typ
+            else:
+                e = self.expr(t, ctx, self.rng.randint(0, 3))
+            alias = None
+            if must_alias or self.chance(0.75):
+                alias = self.alias_name(used)
+                used.add(alias)
+            items.append(Item(e, alias))
+            if alias and self.lateral_ok(alias, ctx):
+                row = not any(isinstance(x, (Agg, Win)) for x in walk(e))
+                ctx.lats.append(LatInfo(alias.lower(), t, row))
+        return items
+
+    def star(self, ctx: Ctx) -> StarItem:
+        quals = sorted({c.qual for c in ctx.scope})
+        qual = self.pick(quals) if self.chance(0.5) else None
+        cols = [c.name for c in ctx.scope if qual is None or c.qual == qual]
+        ex: List[str] = []
+        names = [n for n in cols if cols.count(n) == 1 and sum(1 for c in ctx.scope if c.name == n) == 1]
+        if names and self.chance(0.4):
+            ex = sorted(set(self.rng.sample(names, self.rng.randint(1, min(2, len(names))))))
+        return StarItem(qual, ex)
+
+    # -- cores
+    def core(self, types: Optional[List[str]], must_alias: bool, outer: List[ColInfo], ctes,
+             sub_depth: int, stars: bool = False, allow_agg: bool = True) -> Core:
+        src, scope = self.source(outer, ctes, sub_depth)
+        joins = []
+        if self.chance(0.35):
+            j, rcols = self.join(scope, ctes, sub_depth)
+            joins.append(j)
+            scope = scope + rcols
+        ctx = Ctx(scope, outer, sub_depth=sub_depth)
+        where = None
+        if self.chance(0.4):
+            where = self.expr(B, Ctx(scope, outer, sub_depth=sub_depth), 2)
+        if allow_agg and self.chance(0.35):
+            return self.aggregate_core(types, must_alias, ctx, src, joins, where)
+        ctx.windows = sub_depth == 0 and self.chance(0.5)
+        stars = stars and not joins or stars and self.chance(0.5)
+        items = self.projection_items(ctx, types, must_alias, stars)
+        return Core(items, src, joins, where, None, None, distinct=self.chance(0.08))
+
+    def aggregate_core(self, types, must_alias, ctx: Ctx, src, joins, where) -> Core:
+        scalar_types = [c for c in ctx.scope if c.typ in (I, S, DT)]
+        items: List[Node] = []
+        group: List[Node] = []
+        used: set = set()
+        n = len(types) if types else self.rng.randint(1, 5)
+        if scalar_types and self.chance(0.3) and (types is None or types[0] in (I, S)):
+            # GROUP BY aliases of row-level items, which may use earlier aliases.
+            k = self.rng.randint(1, 2) if types is None else 1
+            for i in range(min(k, n)):
+                t = types[i] if types else self.pick([I, S])
+                e = self.expr(t, Ctx(ctx.scope, ctx.outer, list(ctx.lats), subqueries=False), 1)
+                alias = self.alias_name(used | {c.name.lower() for c in ctx.scope + ctx.outer})
+                used.add(alias)
+                items.append(Item(e, alias))
+                group.append(GroupAlias(alias))
+                ctx.lats.append(LatInfo(alias, t, True))
+        elif scalar_types and self.chance(0.8):
+            keys = self.rng.sample(scalar_types, self.rng.randint(1, min(2, len(scalar_types))))
+            ctx.keys = keys
+            group = [self.col_node(k, ctx.scope) for k in keys]
+        ctx.agg = True
+        for i in range(len(items), n):
+            t = types[i] if types else self.pick([I, I, S, D, B])
+            e = self.expr(t, ctx, self.rng.randint(0, 2))
+            alias = None
+            if must_alias or self.chance(0.75):
+                alias = self.alias_name(used)
+                used.add(alias)
+            items.append(Item(e, alias))
+            if alias and self.lateral_ok(alias, ctx):
+                row = not any(isinstance(x, Agg) for x in walk(e))
+                ctx.lats.append(LatInfo(alias.lower(), t, row))
+        having = None
+        if self.chance(0.3):
+            hctx = Ctx(ctx.scope, ctx.outer, [], agg=True, keys=ctx.keys, subqueries=False)
+            having = Bin(self.pick([">", ">=", "<>"]), self.aggregate(I, hctx), self.literal(I))
+        # Keep group keys that were picked as Col nodes for the GROUP BY clause even when no item uses them.
+        # Rendered GROUP BY of aliases uses GroupAlias; of columns, Col nodes.
+        return Core(items, src, joins, where, group or None, having)
+
+    # -- queries
+    def sub_query(self, sub_depth: int) -> Tuple[Query, List[Tuple[str, str]]]:
+        """A FROM subquery or CTE body: aliased, uniquely named items (or one star over one table)."""
+        types = [self.pick([I, I, S, D, DT]) for _ in range(self.rng.randint(1, 4))]
+        if self.chance(0.15):
+            src, scope = self.table_source()
+            star = StarItem(None, [])
+            if self.chance(0.4):
+                star = StarItem(None, [self.pick([c.name for c in scope])])
+            cols = [(c.name, c.typ) for c in scope if c.name not in star.except_]
+            return Query([], Core([star], src, [], None, None, None)), cols
+        c = self.core(types, True, [], [], sub_depth)
+        cols = [(it.alias, t) for it, t in zip(c.items, types)]
+        return Query([], c), cols
+
+    def scalar_query(self, t: str, ctx: Ctx) -> Query:
+        src, scope = self.table_source()
+        inner = Ctx(scope, [], subqueries=False, sub_depth=ctx.sub_depth + 1)
+        fn = self.pick(["max", "min", "count"]) if t != D else self.pick(["max", "sum"])
+        if fn == "count":
+            agg = Agg("count", None) if t == I else None
+        else:
+            agg = Agg(fn, self.expr(t, inner, 1))
+        if agg is None:
+            agg = Agg("max", self.expr(t, inner, 1))
+        where = self.correlation(scope, ctx)
+        return Query([], Core([Item(agg, None)], src, [], where, None, None))
+
+    def correlation(self, scope: List[ColInfo], ctx: Ctx) -> Optional[Node]:
+        outer_i = [c for c in ctx.scope if c.typ == I]
+        inner_i = [c for c in scope if c.typ == I]
+        if outer_i and inner_i and self.chance(0.6):
+            return Bin("=", self.col_node(self.pick(inner_i), scope, True),
+                       self.col_node(self.pick(outer_i), ctx.scope, True))
+        return None
+
+    def in_query(self, t: str, ctx: Ctx) -> Query:
+        src, scope = self.table_source()
+        inner = Ctx(scope, [], subqueries=False, sub_depth=ctx.sub_depth + 1)
+        where = self.correlation(scope, ctx) if self.chance(0.3) else None
+        return Query([], Core([Item(self.expr(t, inner, 1), None)], src, [], where, None, None))
+
+    def exists_query(self, ctx: Ctx) -> Query:
+        src, scope = self.table_source()
+        where = self.correlation(scope, ctx)
+        inner = Ctx(scope, [], subqueries=False, sub_depth=ctx.sub_depth + 1)
+        if where is not None and self.chance(0.5):
+            where = Bin("AND", where, self.expr(B, inner, 1))
+        return Query([], Core([Item(Lit("1", I), None)], src, [], where, None, None))
+
+    def query(self) -> Query:
+        self.counter = 0
+        ctes: List[Cte] = []
+        cte_cols: List[Tuple[str, List[Tuple[str, str]]]] = []
+        if self.chance(0.15):
+            for i in range(self.rng.randint(1, 2)):
+                q, cols = self.sub_query(1)
+                name = f"cte{i}"
+                ctes.append(Cte(name, q))
+                cte_cols.append((name, cols))
+        if self.chance(0.12):
+            types = [self.pick([I, S, D]) for _ in range(self.rng.randint(1, 3))]
+            left = self.core(types, True, [], cte_cols, 0)
+            right = self.core(types, self.chance(0.5), [], cte_cols, 0)
+            body: Node = SetOp(self.pick(["UNION ALL", "UNION", "INTERSECT", "EXCEPT"]), left, right)
+            arity = len(types)
+        else:
+            body = self.core(None, False, [], cte_cols, 0, stars=True)
+            arity = 0 if any(isinstance(i, StarItem) for i in body.items) else len(body.items)
+        order: List[Tuple[int, bool]] = []
+        if arity and self.chance(0.35):
+            positions = list(range(1, arity + 1))
+            if self.chance(0.5):
+                self.rng.shuffle(positions)
+                positions = positions[:self.rng.randint(1, arity)]
+            order = [(p, self.chance(0.3)) for p in positions]
+        return Query(ctes, body, order)

@@ -1,0 +1,628 @@
+"""The fuzzer's driver: two Spark JVMs (colsem, vanilla) as worker processes, DuckDB in process,
+the oracles, shrinking, and the report.
+
+    python -m fuzz --seed 1 --count 10000 --seconds 1800
+
+Query number i of seed S is generated from its own random stream (S * 1000003 + i), so
+`--seed S --first i --count 1` replays one query."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import queue
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import data
+from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_names, has_lateral,
+                    has_star, render, walk)
+from .shrink import alias_all, shrink
+from .values import canon_row
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = Path(__file__).resolve().parent / "results"
+GOLDEN_INPUT = ROOT / "tests" / "sql" / "inputs" / "fuzz_regressions.sql"
+GOLDEN_OUTPUT = ROOT / "tests" / "sql" / "results" / "fuzz_regressions.sql.out"
+
+STAR_CONF = {"spark.colsem.star.exclude": "TAGGED,PATTERN",
+             "spark.colsem.star.excludePattern": data.STAR_PATTERN}
+DIALECT_KEY = "spark.colsem.naming.dialect"
+DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
+ORACLES = ["vanilla", "inline", "duckdb", "dialects", "star"]
+FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORKER_LOST")
+
+
+# Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as
+# known_open so a run still shows new ones. Each entry: (oracle, kind, test of the query and answers).
+KNOWN_OPEN = [
+    # A global aggregate (no GROUP BY) whose later item uses a lateral alias next to an aggregate,
+    # `SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END FROM fa`: colsem MISSING_GROUP_BY,
+    # vanilla Spark answers.
+    ("vanilla", "colsem_error",
+     lambda case, c, v: c["error"]["class"] == "MISSING_GROUP_BY" and case.lateral and "error" not in v),
+    ("inline", "colsem_error", lambda case, c, v: c["error"]["class"] == "MISSING_GROUP_BY"),
+    # A SELECT list with a star gets Spark's native lateral alias support (colsem waits for the
+    # star), which refuses aliases in windows that the inlined form answers.
+    ("inline", "colsem_error", lambda case, c, v: case.star
+     and c["error"]["class"].startswith("UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_")),
+]
+
+
+def is_fatal(answer: Dict[str, Any]) -> bool:
+    err = answer.get("error")
+    if not err:
+        return False
+    text = f"{err.get('class')} {err.get('message')}"
+    return any(m in text for m in FATAL_MARKERS)
+
+
+# ---------------------------------------------------------------- workers
+class Worker:
+    """One Spark JVM behind a pipe (fuzz/worker.py)."""
+
+    def __init__(self, mode: str, workdir: Path, tables: Dict[str, str], golden: bool = False):
+        self.mode, self.workdir, self.tables, self.golden = mode, workdir, tables, golden
+        self.starts = 0
+        self.info: Dict[str, Any] = {}
+        self.proc: Optional[subprocess.Popen] = None
+
+    def start(self) -> None:
+        self.starts += 1
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
+        if self.mode == "vanilla":
+            env["COLSEM_AUTOREGISTER"] = "0"
+        # Unique per process start: a golden worker is started afresh for every save.
+        name = f"{self.mode}{'-golden' if self.golden else ''}-{self.starts}-{time.time_ns()}"
+        warehouse = self.workdir / f"warehouse-{name}"
+        self.log = open(self.workdir / f"{name}.log", "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "fuzz.worker", self.mode, str(warehouse)] + (["golden"] if self.golden else []),
+            cwd=str(ROOT), env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1)
+        self.answers: "queue.Queue[Optional[dict]]" = queue.Queue()
+        threading.Thread(target=self._read, args=(self.proc, self.answers), daemon=True).start()
+        self.pending_setup = True
+        self.send([{"op": "setup", "tables": self.tables}])
+
+    @staticmethod
+    def _read(proc: subprocess.Popen, answers: "queue.Queue[Optional[dict]]") -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            answers.put(json.loads(line))
+        answers.put(None)
+
+    def finish_setup(self, timeout: float = 300) -> Dict[str, Any]:
+        if self.pending_setup:
+            answer = self.answers.get(timeout=timeout)
+            if answer is None:
+                raise RuntimeError(f"the {self.mode} worker did not start; see {self.log.name}")
+            self.info = answer
+            self.pending_setup = False
+        return self.info
+
+    def send(self, requests: List[dict]) -> None:
+        text = "".join(json.dumps(r) + "\n" for r in requests)
+        proc = self.proc
+
+        def write() -> None:
+            try:
+                assert proc is not None and proc.stdin is not None
+                proc.stdin.write(text)
+                proc.stdin.flush()
+            except (BrokenPipeError, OSError, ValueError):
+                pass
+        threading.Thread(target=write, daemon=True).start()
+
+    def collect(self, n: int, timeout: float) -> List[dict]:
+        """The next n answers; a lost or stuck JVM answers the rest with WORKER_LOST and is
+        restarted."""
+        self.finish_setup()
+        out: List[dict] = []
+        while len(out) < n:
+            try:
+                answer = self.answers.get(timeout=timeout)
+            except queue.Empty:
+                answer = None
+            if answer is None:
+                lost = {"error": {"class": "WORKER_LOST", "state": None,
+                                  "message": f"the {self.mode} JVM died or answered nothing for {timeout:.0f} s"}}
+                out += [lost] * (n - len(out))
+                self.restart()
+                break
+            out.append(answer)
+        return out
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+        self.finish_setup()
+
+    def call(self, requests: List[dict], timeout: float = 120) -> List[dict]:
+        self.send(requests)
+        return self.collect(len(requests), timeout)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            try:
+                assert self.proc.stdin is not None
+                self.proc.stdin.close()
+                self.proc.wait(timeout=30)
+            except Exception:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+class Duck:
+    """DuckDB over the parquet files the colsem JVM wrote."""
+
+    def __init__(self, locations: Dict[str, str]):
+        import duckdb
+
+        self.con = duckdb.connect()
+        for name, loc in locations.items():
+            path = loc[len("file:"):] if loc.startswith("file:") else loc
+            self.con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet('{path}/*.parquet')")
+
+    def run(self, sql: str) -> Dict[str, Any]:
+        try:
+            return {"rows": [canon_row(r) for r in self.con.execute(sql).fetchall()]}
+        except Exception as exc:
+            return {"error": {"class": type(exc).__name__, "message": str(exc)[:300]}}
+
+
+# ---------------------------------------------------------------- oracles
+@dataclass
+class Case:
+    index: int
+    q: Query
+    sql: str
+    isql: Optional[str]
+    lateral: bool
+    star: bool
+    duck: bool
+    requests: Dict[str, List[Tuple[str, dict]]] = field(default_factory=dict)
+
+
+@dataclass
+class Difference:
+    oracle: str
+    kind: str
+    detail: Dict[str, Any]
+
+    @property
+    def signature(self) -> Tuple[str, str]:
+        return (self.oracle, self.kind)
+
+
+def rows_equal(a: List[List[str]], b: List[List[str]], ordered: bool) -> bool:
+    if ordered:
+        return a == b
+    return sorted(map(tuple, a)) == sorted(map(tuple, b))
+
+
+def total_order(q: Query, ncols: int) -> bool:
+    return ncols > 0 and {p for p, _ in q.order} >= set(range(1, ncols + 1))
+
+
+def dedupes(q: Query) -> bool:
+    """Whether removing columns may change the row count (DISTINCT, UNION, INTERSECT, EXCEPT)."""
+    return any((isinstance(n, Core) and n.distinct) or (isinstance(n, SetOp) and n.op != "UNION ALL")
+               for n in walk(q))
+
+
+def brief(answer: Dict[str, Any], rows: int = 8) -> Dict[str, Any]:
+    if "error" in answer:
+        return {"error": answer["error"]}
+    out = {"schema": answer.get("schema")}
+    if "rows" in answer:
+        out["rows"] = answer["rows"][:rows]
+        out["row_count"] = len(answer["rows"])
+    return out
+
+
+class Fuzzer:
+    def __init__(self, args: argparse.Namespace):
+        self.args = args
+        self.workdir = Path(args.workdir or tempfile.mkdtemp(prefix="colsem-fuzz-"))
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        tables = {name: data.create_sql(name) for name in data.SCHEMAS}
+        self.colsem = Worker("colsem", self.workdir, tables)
+        self.vanilla = Worker("vanilla", self.workdir, tables)
+        self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in ORACLES}
+        self.differences: List[Dict[str, Any]] = []
+        self.saved: List[Dict[str, Any]] = []
+        self.queries = 0
+        self.lateral = 0
+        self.notes: List[str] = []
+        self.dialects_active = False
+
+    # -- set-up
+    def start(self) -> None:
+        self.colsem.start()
+        self.vanilla.start()
+        c, v = self.colsem.finish_setup(), self.vanilla.finish_setup()
+        if not c["loaded"] or v["loaded"]:
+            raise RuntimeError(f"colsem loaded: colsem JVM {c['loaded']}, vanilla JVM {v['loaded']}")
+        self.duck = Duck(c["locations"])
+        self.dialects_active = DIALECT_KEY in c["status"]
+        if not self.dialects_active:
+            self.notes.append(f"dialect oracle skipped: colsem_status() does not list {DIALECT_KEY} "
+                              "(naming dialects are not in this build)")
+            print(f"[fuzz] {self.notes[-1]}", file=sys.stderr)
+
+    def stop(self) -> None:
+        self.colsem.stop()
+        self.vanilla.stop()
+
+    # -- one query's requests
+    def case(self, index: int) -> Case:
+        q = Generator(self.args.seed * 1000003 + index).query()
+        return self.make_case(index, q)
+
+    def make_case(self, index: int, q: Query) -> Case:
+        lateral = has_lateral(q)
+        sql = render(q)
+        c = Case(index, q, sql, render(q, inline=True) if lateral else None, lateral,
+                 has_star(q), duck_compatible(q))
+        col: List[Tuple[str, dict]] = [("c", {"op": "run", "sql": sql})]
+        van: List[Tuple[str, dict]] = [("v", {"op": "run", "sql": sql})]
+        if lateral:
+            van.append(("vi", {"op": "run", "sql": c.isql}))
+        if c.star or index % 8 == 0:
+            col.append(("cs", {"op": "run", "sql": sql, "session": "star", "conf": STAR_CONF}))
+        if self.dialects_active:
+            for d in DIALECTS:
+                for run in (1, 2):
+                    col.append((f"d:{d}:{run}", {"op": "run", "sql": sql, "session": f"dialect-{d}-{run}",
+                                                 "conf": {DIALECT_KEY: d}, "collect": False}))
+        c.requests = {"colsem": col, "vanilla": van}
+        return c
+
+    def run_cases(self, cases: List[Case]) -> List[Dict[str, Dict[str, Any]]]:
+        col = [r for c in cases for _, r in c.requests["colsem"]]
+        van = [r for c in cases for _, r in c.requests["vanilla"]]
+        self.colsem.send(col)
+        self.vanilla.send(van)
+        timeout = self.args.query_timeout
+        col_answers = self.colsem.collect(len(col), timeout)
+        van_answers = self.vanilla.collect(len(van), timeout)
+        results = []
+        ci = vi = 0
+        for c in cases:
+            res: Dict[str, Dict[str, Any]] = {}
+            for key, _ in c.requests["colsem"]:
+                res[key] = col_answers[ci]
+                ci += 1
+            for key, _ in c.requests["vanilla"]:
+                res[key] = van_answers[vi]
+                vi += 1
+            results.append(res)
+        return results
+
+    # -- the oracles
+    def evaluate(self, case: Case, res: Dict[str, Dict[str, Any]], count: bool = True) -> List[Difference]:
+        diffs: List[Difference] = []
+        stats = self.stats if count else {o: collections.Counter() for o in ORACLES}
+        c, v = res["c"], res["v"]
+
+        def diff(oracle: str, kind: str, **detail: Any) -> None:
+            diffs.append(Difference(oracle, kind, detail))
+
+        # 1. colsem (defaults) vs vanilla Spark.
+        st = stats["vanilla"]
+        st["checked"] += 1
+        if is_fatal(c):
+            diff("vanilla", "fatal", colsem=brief(c), vanilla=brief(v))
+        elif "error" not in v:
+            if "error" in c:
+                diff("vanilla", "colsem_error", colsem=brief(c), vanilla=brief(v))
+            elif c["schema"] != v["schema"]:
+                diff("vanilla", "schema", colsem=brief(c), vanilla=brief(v))
+            elif not rows_equal(c["rows"], v["rows"], total_order(case.q, len(c["schema"]))):
+                diff("vanilla", "rows", colsem=brief(c, 50), vanilla=brief(v, 50))
+            else:
+                st["same_rows"] += 1
+        elif "error" in c:
+            if c["error"]["class"] != v["error"]["class"] and not case.lateral:
+                diff("vanilla", "error_class", colsem=brief(c), vanilla=brief(v))
+            else:
+                st["same_error" if c["error"]["class"] == v["error"]["class"] else "lateral_other_error"] += 1
+        elif case.lateral:
+            st["lateral_only_colsem"] += 1  # oracle 2 checks these
+        else:
+            diff("vanilla", "colsem_accepts", colsem=brief(c), vanilla=brief(v))
+
+        # 2. lateral aliases vs their inlined form (vanilla Spark), and DuckDB.
+        if case.lateral:
+            st = stats["inline"]
+            st["checked"] += 1
+            vi = res["vi"]
+            if is_fatal(c):
+                diff("inline", "fatal", colsem=brief(c), inlined=brief(vi))
+            elif "error" in vi:
+                if "error" in c:
+                    st["both_error"] += 1
+                else:
+                    diff("inline", "inlined_fails", colsem=brief(c), inlined=brief(vi))
+            elif "error" in c:
+                diff("inline", "colsem_error", colsem=brief(c), inlined=brief(vi))
+            elif [f[1:3] for f in c["schema"]] != [f[1:3] for f in vi["schema"]]:
+                diff("inline", "types", colsem=brief(c), inlined=brief(vi))
+            elif not rows_equal(c["rows"], vi["rows"], total_order(case.q, len(c["schema"]))):
+                diff("inline", "rows", colsem=brief(c, 50), inlined=brief(vi, 50))
+            else:
+                st["same_rows"] += 1
+        if case.duck and "error" not in c:
+            st = stats["duckdb"]
+            d = self.duck.run(case.sql)
+            form = "as written"
+            if "error" in d and case.isql:
+                d, form = self.duck.run(case.isql), "inlined"
+            if "error" in d:
+                st["skipped_duckdb_error"] += 1
+            else:
+                st["checked"] += 1
+                st[f"compared_{form.replace(' ', '_')}"] += 1
+                if not rows_equal(c["rows"], d["rows"], False):
+                    diff("duckdb", "rows", colsem=brief(c, 50), duckdb={"form": form, "rows": d["rows"][:50]})
+                else:
+                    st["same_rows"] += 1
+
+        # 3. naming dialects: no internal error, the same names run after run.
+        if self.dialects_active:
+            st = stats["dialects"]
+            for dialect in DIALECTS:
+                st["checked"] += 1
+                one, two = res[f"d:{dialect}:1"], res[f"d:{dialect}:2"]
+                if is_fatal(one) or is_fatal(two):
+                    diff("dialects", "fatal", dialect=dialect, first=brief(one), second=brief(two))
+                elif one.get("schema") != two.get("schema") or ("error" in one) != ("error" in two):
+                    diff("dialects", "unstable", dialect=dialect, first=brief(one), second=brief(two))
+                else:
+                    st["stable"] += 1
+
+        # 4. star strategies: no internal error; explicitly named columns always there.
+        if "cs" in res:
+            st = stats["star"]
+            st["checked"] += 1
+            cs = res["cs"]
+            if is_fatal(cs):
+                diff("star", "fatal", star=brief(cs), default=brief(c))
+            elif "error" not in cs and "error" not in c:
+                names = [f[0].lower() for f in cs["schema"]]
+                default = collections.Counter(f[0].lower() for f in c["schema"])
+                missing = [n for n in explicit_names(case.q) if n.lower() not in names]
+                extra = collections.Counter(names) - default
+                if missing:
+                    diff("star", "explicit_missing", missing=missing, star=brief(cs), default=brief(c))
+                elif extra:
+                    diff("star", "extra_columns", extra=sorted(extra), star=brief(cs), default=brief(c))
+                elif len(cs["rows"]) != len(c["rows"]) and not dedupes(case.q):
+                    diff("star", "row_count", star=brief(cs), default=brief(c))
+                else:
+                    st["ok"] += 1
+            else:
+                st["errors"] += 1
+        known = [d for d in diffs if any(o == d.oracle and k == d.kind and test(case, c, v)
+                                         for o, k, test in KNOWN_OPEN)]
+        for d in known:
+            stats[d.oracle]["known_open"] += 1
+        diffs = [d for d in diffs if d not in known]
+        for d in diffs:
+            stats[d.oracle]["differences"] += 1
+        return diffs
+
+    # -- failures
+    def check_one(self, q: Query, index: int) -> List[Difference]:
+        case = self.make_case(index, q)
+        return self.evaluate(case, self.run_cases([case])[0], count=False)
+
+    def handle(self, case: Case, diffs: List[Difference]) -> None:
+        for d in diffs:
+            record = {"index": case.index, "seed": self.args.seed, "oracle": d.oracle, "kind": d.kind,
+                      "sql": case.sql, "inlined": case.isql, "detail": d.detail}
+            self.differences.append(record)
+        if self.args.no_shrink or len(self.saved) >= self.args.max_shrinks:
+            return
+        d = diffs[0]
+        seen = {(s["oracle"], s["kind"]) for s in self.saved}
+        if d.signature in seen:
+            return
+        print(f"\n[fuzz] query {case.index}: {d.oracle}/{d.kind}; shrinking ...", file=sys.stderr)
+
+        def still_fails(cand: Query) -> bool:
+            return any(x.signature == d.signature for x in self.check_one(cand, case.index))
+
+        small = shrink(case.q, still_fails, self.args.shrink_checks, self.args.shrink_seconds)
+        if d.oracle == "inline":
+            named = alias_all(small)
+            if still_fails(named):
+                small = named
+        final = self.check_one(small, case.index)
+        detail = next((x.detail for x in final if x.signature == d.signature), d.detail)
+        entry = {"index": case.index, "seed": self.args.seed, "oracle": d.oracle, "kind": d.kind,
+                 "sql": render(small),
+                 # The golden reference: the inlined form only where that is the oracle's reference.
+                 "inlined": render(small, inline=True) if d.oracle == "inline" and has_lateral(small) else None,
+                 "original": case.sql, "detail": detail}
+        self.saved.append(entry)
+        print(f"[fuzz] minimal: {entry['sql']}", file=sys.stderr)
+        if self.args.save_regressions:
+            self.save_regression(entry)
+
+    def save_regression(self, entry: Dict[str, Any], force: bool = False) -> None:
+        """Append the minimal query to tests/sql/inputs/fuzz_regressions.sql; its expected
+        output comes from vanilla Spark (the query itself, or its inlined form for a lateral
+        alias query), rendered by tests/golden.py."""
+        header = ["-- Minimal queries the differential fuzzer (make fuzz) found failing; expected",
+                  "-- output from vanilla Spark (for the inline oracle: the inlined form's rows).",
+                  "-- The tables are the fuzzer's (fuzz/data.py)."]
+        creates = [data.create_sql(t, properties=False) for t in data.SCHEMAS]
+        queries: List[Tuple[str, Optional[str]]] = []
+        if GOLDEN_INPUT.exists():
+            sys.path.insert(0, str(ROOT / "tests"))
+            from golden import statements
+
+            queries = [(stmt, None) for stmt in statements(GOLDEN_INPUT.read_text())
+                       if not stmt.upper().startswith("CREATE")]
+        if any(s == entry["sql"] for s, _ in queries):
+            if not force:
+                return
+            queries = [(s, i) for s, i in queries if s != entry["sql"]]
+        queries.append((entry["sql"], entry["inlined"]))
+        inlined_of = self._inlined_map()
+        inlined_of[entry["sql"]] = entry["inlined"]
+        reference = [inlined_of.get(s) or s for s, _ in queries]
+        # A fresh vanilla JVM set up as the pytest session is (golden output depends on it).
+        golden = Worker("vanilla", self.workdir, {}, golden=True)
+        golden.start()
+        answer = golden.call([{"op": "golden", "statements": creates + reference}], timeout=600)[0]
+        golden.stop()
+        text = answer["text"]
+        for s, ref in zip([q for q, _ in queries], reference):
+            if ref != s:
+                text = text.replace(f"-- !query\n{ref}\n", f"-- !query\n{s}\n", 1)
+        body = "\n".join(header) + "\n" + ";\n\n".join(creates + [s for s, _ in queries]) + ";\n"
+        GOLDEN_INPUT.write_text(body)
+        GOLDEN_OUTPUT.write_text(text)
+        map_path = RESULTS / "regressions_inlined.json"
+        map_path.parent.mkdir(parents=True, exist_ok=True)
+        map_path.write_text(json.dumps(inlined_of, indent=1, sort_keys=True) + "\n")
+        print(f"[fuzz] saved to {GOLDEN_INPUT.relative_to(ROOT)}", file=sys.stderr)
+
+    def rerender_regressions(self) -> None:
+        """Re-renders tests/sql/results/fuzz_regressions.sql.out from vanilla Spark."""
+        sys.path.insert(0, str(ROOT / "tests"))
+        from golden import statements
+
+        queries = [s for s in statements(GOLDEN_INPUT.read_text()) if not s.upper().startswith("CREATE")]
+        last = queries.pop()
+        inlined = self._inlined_map().get(last)
+        self.save_regression({"sql": last, "inlined": inlined}, force=True)
+
+    def _inlined_map(self) -> Dict[str, Optional[str]]:
+        path = RESULTS / "regressions_inlined.json"
+        return json.loads(path.read_text()) if path.exists() else {}
+
+    # -- the run
+    def run(self) -> Dict[str, Any]:
+        args = self.args
+        start = time.monotonic()
+        self.start()
+        setup_seconds = time.monotonic() - start
+        t0 = time.monotonic()
+        index = args.first
+        last_print = 0.0
+        while self.queries < args.count and time.monotonic() - t0 < args.seconds:
+            n = min(args.batch, args.count - self.queries)
+            cases = [self.case(index + i) for i in range(n)]
+            index += n
+            results = self.run_cases(cases)
+            for case, res in zip(cases, results):
+                self.queries += 1
+                self.lateral += case.lateral
+                diffs = self.evaluate(case, res)
+                if diffs:
+                    self.handle(case, diffs)
+            now = time.monotonic()
+            if now - last_print > 1.0 or self.queries >= args.count:
+                last_print = now
+                rate = self.queries / max(now - t0, 1e-9)
+                print(f"\r[fuzz] {self.queries}/{args.count} queries  {rate:.1f} q/s  "
+                      f"differences: {len(self.differences)}   ", end="", file=sys.stderr, flush=True)
+        elapsed = time.monotonic() - t0
+        print(file=sys.stderr)
+        self.stop()
+        return self.report(elapsed, setup_seconds)
+
+    def report(self, elapsed: float, setup_seconds: float) -> Dict[str, Any]:
+        report = {
+            "seed": self.args.seed, "first": self.args.first, "count_requested": self.args.count,
+            "seconds_limit": self.args.seconds, "queries": self.queries,
+            "lateral_queries": self.lateral, "seconds": round(elapsed, 1),
+            "setup_seconds": round(setup_seconds, 1),
+            "queries_per_second": round(self.queries / max(elapsed, 1e-9), 2),
+            "oracles": {o: dict(sorted(self.stats[o].items())) for o in ORACLES},
+            "differences": len(self.differences), "notes": self.notes,
+            "minimal_failures": self.saved, "all_differences": self.differences[:200],
+            "worker_starts": {"colsem": self.colsem.starts, "vanilla": self.vanilla.starts},
+        }
+        out = Path(self.args.report_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "latest.json").write_text(json.dumps(report, indent=1) + "\n")
+        (out / "latest.md").write_text(markdown(report))
+        return report
+
+
+def markdown(r: Dict[str, Any]) -> str:
+    lines = ["# colsem differential fuzzer: latest run", "",
+             f"`make fuzz FUZZ_ARGS=\"--seed {r['seed']} --count {r['count_requested']} "
+             f"--seconds {r['seconds_limit']}\"`", "",
+             "| | |", "|---|---|",
+             f"| seed | {r['seed']} |", f"| queries | {r['queries']} ({r['lateral_queries']} with lateral aliases) |",
+             f"| seconds (after {r['setup_seconds']} s start-up) | {r['seconds']} |",
+             f"| queries/second | {r['queries_per_second']} |",
+             f"| differences | {r['differences']} |", "",
+             "| oracle | checked | differences | other counts |", "|---|---|---|---|"]
+    for o, st in r["oracles"].items():
+        other = ", ".join(f"{k} {v}" for k, v in st.items() if k not in ("checked", "differences"))
+        lines.append(f"| {o} | {st.get('checked', 0)} | {st.get('differences', 0)} | {other} |")
+    lines.append("")
+    for n in r["notes"]:
+        lines.append(f"- {n}")
+    if r["minimal_failures"]:
+        lines += ["", "## Minimal failing queries", ""]
+        for f in r["minimal_failures"]:
+            lines += [f"### {f['oracle']}/{f['kind']} (query {f['index']})", "", "```sql", f["sql"], "```", "",
+                      "```json", json.dumps(f["detail"], indent=1)[:3000], "```", ""]
+    return "\n".join(lines) + "\n"
+
+
+def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--count", type=int, default=10000, help="queries to run (at most)")
+    p.add_argument("--seconds", type=float, default=3600, help="stop after this long (at most)")
+    p.add_argument("--first", type=int, default=0, help="index of the first query (replay)")
+    p.add_argument("--batch", type=int, default=25, help="queries sent to the JVMs at once")
+    p.add_argument("--query-timeout", type=float, default=120)
+    p.add_argument("--workdir", default=None, help="warehouses and JVM logs (default: a temp dir)")
+    p.add_argument("--report-dir", default=str(RESULTS))
+    p.add_argument("--no-shrink", action="store_true")
+    p.add_argument("--max-shrinks", type=int, default=5, help="distinct failures to shrink")
+    p.add_argument("--shrink-checks", type=int, default=300)
+    p.add_argument("--shrink-seconds", type=float, default=240)
+    p.add_argument("--save-regressions", action="store_true",
+                   help="append minimal failures to tests/sql/inputs/fuzz_regressions.sql")
+    p.add_argument("--rerender-regressions", action="store_true",
+                   help="re-render tests/sql/results/fuzz_regressions.sql.out from vanilla Spark")
+    p.add_argument("--show", action="store_true", help="print the queries instead of running them")
+    return p.parse_args(argv)
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    if args.show:
+        for i in range(args.first, args.first + args.count):
+            q = Generator(args.seed * 1000003 + i).query()
+            print(f"-- query {i}\n{render(q)};")
+            if has_lateral(q):
+                print(f"-- inlined\n{render(q, inline=True)};")
+        return 0
+    if args.rerender_regressions:
+        Fuzzer(args).rerender_regressions()
+        return 0
+    report = Fuzzer(args).run()
+    print(json.dumps({k: report[k] for k in ("seed", "queries", "queries_per_second", "differences")}))
+    return 1 if report["differences"] else 0

@@ -1,0 +1,38 @@
+-- Minimal queries the differential fuzzer (make fuzz) found failing; expected
+-- output from vanilla Spark (for the inline oracle: the inlined form's rows).
+-- The tables are the fuzzer's (fuzz/data.py).
+CREATE TABLE fa USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) AS k, CAST(c2 AS INT) AS x, CAST(c3 AS STRING) AS s, CAST(c4 AS DOUBLE) AS d, CAST(c5 AS DATE) AS dt, CAST(c6 AS ARRAY<INT>) AS arr, CAST(c7 AS STRUCT<a: INT, b: STRING>) AS st, CAST(c8 AS INT) AS _ingest FROM VALUES
+  (1, 1, 10, 'a', 1.5, DATE '2024-01-01', array(1, 2), named_struct('a', 1, 'b', 'p'), 100),
+  (2, 2, NULL, 'b', NULL, DATE '2024-02-29', array(), named_struct('a', 2, 'b', NULL), 101),
+  (3, NULL, 30, NULL, -2.25, NULL, NULL, NULL, 102),
+  (4, 3, -1, 'c', 0.0, DATE '2023-12-31', array(3, NULL), named_struct('a', NULL, 'b', 'q'), 103),
+  (5, 3, 0, 'a', 4.75, DATE '2024-01-01', array(5), named_struct('a', 5, 'b', 'p'), 104),
+  (6, -2, 7, 'B', -0.5, DATE '2024-03-15', array(2, 2, 2), named_struct('a', 6, 'b', 'r'), 105),
+  (7, 0, NULL, '', 8.0, DATE '2024-01-02', array(0), NULL, 106),
+  (8, 1, 3, 'd', NULL, DATE '2024-02-01', array(1), named_struct('a', 8, 'b', 'p'), 107)
+  AS v(c0, c1, c2, c3, c4, c5, c6, c7, c8);
+
+CREATE TABLE fb USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) AS k, CAST(c2 AS INT) AS y, CAST(c3 AS STRING) AS s, CAST(c4 AS STRING) AS name, CAST(c5 AS DOUBLE) AS v, CAST(c6 AS ARRAY<INT>) AS arr FROM VALUES
+  (1, 1, 5, 'a', 'one', 2.5, array(1)),
+  (2, 3, NULL, 'c', 'two', NULL, array(2, 3)),
+  (3, 3, 6, NULL, NULL, -1.25, NULL),
+  (4, NULL, 7, 'b', 'four', 0.75, array()),
+  (5, 9, -3, 'a', 'five', 10.0, array(9, 9)),
+  (6, 2, 0, 'e', 'six', 0.25, array(NULL)),
+  (7, 1, 2, 'A', 'seven', 3.0, array(1, 2, 3))
+  AS v(c0, c1, c2, c3, c4, c5, c6);
+
+CREATE TABLE fc USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) AS k, CAST(c2 AS INT) AS x, CAST(c3 AS STRING) AS w, CAST(c4 AS DATE) AS dt FROM VALUES
+  (1, 1, 4, 'x', DATE '2024-01-01'),
+  (2, 2, NULL, 'y', NULL),
+  (3, NULL, 8, NULL, DATE '2024-02-29'),
+  (4, 4, 1, 'x', DATE '2022-06-30'),
+  (5, 3, 2, 'zz', DATE '2024-01-01'),
+  (6, 0, -5, 'y', DATE '2023-12-31')
+  AS v(c0, c1, c2, c3, c4);
+
+SELECT true AS a2, (d + CASE WHEN a2 THEN 1 ELSE 1 END), * FROM fa AS t1;
+
+SELECT s AS a2, (max(a2) || a2) AS col2 FROM fa AS t1 GROUP BY a2;
+
+SELECT k AS a3, sum(a3) AS s, a3 + 1 AS b FROM fa AS t1 GROUP BY k;
