@@ -44,12 +44,6 @@ FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORK
 # Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as
 # known_open so a run still shows new ones. Each entry: (oracle, kind, test of the query and answers).
 KNOWN_OPEN = [
-    # A global aggregate (no GROUP BY) whose later item uses a lateral alias next to an aggregate,
-    # `SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END FROM fa`: colsem MISSING_GROUP_BY,
-    # vanilla Spark answers.
-    ("vanilla", "colsem_error",
-     lambda case, c, v: c["error"]["class"] == "MISSING_GROUP_BY" and case.lateral and "error" not in v),
-    ("inline", "colsem_error", lambda case, c, v: c["error"]["class"] == "MISSING_GROUP_BY"),
     # A SELECT list with a star gets Spark's native lateral alias support (colsem waits for the
     # star), which refuses aliases in windows that the inlined form answers.
     ("inline", "colsem_error", lambda case, c, v: case.star

@@ -56,3 +56,7 @@ SELECT s2 AS name, upper(name) AS u, concat(u, '!') AS e, s3 AS d, d * 2 AS d2 F
 -- Turning the feature off gives Spark's native behaviour.
 SET spark.colsem.lateralAlias.enabled=false;
 SELECT s1 AS x, x + 1 AS y FROM t1 ORDER BY x, y;
+-- A global aggregate (no GROUP BY): per-group references stay with the aggregate (the fuzzer found
+-- these failing with MISSING_GROUP_BY).
+SELECT true AS y, CASE WHEN y THEN 5 ELSE count(t1.s2) END FROM t1;
+SELECT count(*) AS n, n * 10 AS n10, max(s1) AS m, m + n FROM t1;

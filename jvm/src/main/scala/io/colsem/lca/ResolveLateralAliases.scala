@@ -60,6 +60,13 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       // input first.
       case p: Project if hasStar(p.projectList) => p
       case a: Aggregate if hasStar(a.aggregateExpressions) => a
+      // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
+      // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
+      // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
+      // computed below it, outside any aggregate (the fuzzer's MISSING_GROUP_BY).
+      case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) &&
+          projectList.exists(hasAggregateCall(_, inWindow = false)) =>
+        rewriteAggregate(Aggregate(Nil, projectList, child), underHaving = false).getOrElse(unmark(p))
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
         rewriteProject(p).getOrElse(unmark(p))
       case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
@@ -220,6 +227,14 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
   private def isWindow(e: Expression): Boolean =
     e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
+
+  /** Whether an aggregate function is called outside any window function. */
+  private def hasAggregateCall(e: Expression, inWindow: Boolean): Boolean = e match {
+    case w if isWindow(w) => w.children.exists(hasAggregateCall(_, inWindow = true))
+    case f if !inWindow && isAggregateCall(f) => true
+    case _: SubqueryExpression => false
+    case other => other.children.exists(hasAggregateCall(_, inWindow))
+  }
 
   /** Whether a (possibly still unresolved) call is to an aggregate function. */
   private def isAggregateCall(e: Expression): Boolean = e match {
