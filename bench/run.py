@@ -294,12 +294,17 @@ def respond_worker(mode: str, rows: int) -> Dict[str, float]:
 
 
 def run_respond(mode: str, rows: int) -> Dict[str, float]:
+    return run_worker(f"respond {mode}", ["--respond-worker", mode, "--rows", str(rows)])
+
+
+def run_worker(name: str, args: List[str]) -> Dict[str, float]:
+    """This script in a new process (a new JVM, colsem not auto-registered); its last JSON line."""
     env = dict(os.environ, COLSEM_AUTOREGISTER="0")
-    proc = subprocess.run([sys.executable, __file__, "--respond-worker", mode, "--rows", str(rows)],
+    proc = subprocess.run([sys.executable, __file__] + args,
                           capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
     lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
     if proc.returncode != 0 or not lines:
-        raise SystemExit(f"respond {mode} worker failed:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{name} worker failed:\n{proc.stderr[-3000:]}")
     return json.loads(lines[-1])
 
 
@@ -325,13 +330,7 @@ def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
 
 
 def run_mode(mode: str, iterations: int) -> Dict[str, float]:
-    env = dict(os.environ, COLSEM_AUTOREGISTER="0")
-    proc = subprocess.run([sys.executable, __file__, "--worker", mode, "--iterations", str(iterations)],
-                          capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
-    lines = [l for l in proc.stdout.splitlines() if l.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        raise SystemExit(f"{mode} worker failed:\n{proc.stderr[-3000:]}")
-    return json.loads(lines[-1])
+    return run_worker(mode, ["--worker", mode, "--iterations", str(iterations)])
 
 
 def _num(value: float, digits: int = 4):
