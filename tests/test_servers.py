@@ -1,7 +1,7 @@
 """Real servers and clients: the Spark Thrift JDBC server (shipped in the pyspark distribution)
 with colsem configured, queried by the real `beeline` client; the `spark-sql` CLI with --conf; a
 Spark Connect client (tests/test_connect_server.py starts that server). colsem's features are
-visible through each, and a bad setting fails the next query without breaking the session."""
+visible through each (lateral aliases, star strategies, naming dialects), and a bad setting fails the next query without breaking the session."""
 
 from __future__ import annotations
 
@@ -107,6 +107,17 @@ def test_beeline_sees_star_strategies(thrift_server: str):
                    ["_row_id", "id", "name"], ["100", "1", "a"], ["200", "2", "b"]]
 
 
+def test_beeline_sees_naming_dialects(thrift_server: str):
+    out = _tables(_beeline(thrift_server, [
+        "SET spark.colsem.naming.dialect=postgres", "SELECT 1 + 1, upper('a'), count(*) FROM VALUES (1) AS t(x)",
+        "SET spark.colsem.naming.dialect=canonical", "SELECT 1 + 1, upper('a')",
+    ]).stdout)
+    assert out == [["key", "value"], ["spark.colsem.naming.dialect", "postgres"],
+                   ["?column?", "upper", "count"], ["2", "A", "1"],
+                   ["key", "value"], ["spark.colsem.naming.dialect", "canonical"],
+                   ["(1 + 1)", "upper(a)"], ["2", "A"]]
+
+
 def test_beeline_bad_setting_fails_the_next_query_and_reset_recovers(thrift_server: str):
     # Each setting in the JDBC session is fixable: SET and RESET always work.
     bad = _beeline(thrift_server, ["SET spark.colsem.star.exclude=HIDDEN", "SELECT 1 AS one"], check=False)
@@ -126,14 +137,15 @@ def test_spark_sql_cli_with_conf(workdir: Path, log4j_file: Path):
            "--conf", "spark.ui.enabled=false", "--conf", f"spark.sql.warehouse.dir={home / 'warehouse'}",
            "--jars", colsem.jar_path(), "--conf", f"spark.sql.extensions={colsem.EXTENSION_CLASS}",
            "--conf", "spark.colsem.star.exclude=PATTERN", "--conf", "spark.colsem.star.excludePattern=_.*",
+           "--conf", "spark.colsem.naming.dialect=mysql",
            "--hiveconf", "hive.cli.print.header=true",
            "-e", f"{LATERAL}; SELECT * FROM VALUES (1, 'x', 9) AS t(id, v, _row_id);"
-                 " SELECT _row_id, * FROM VALUES (1, 'x', 9) AS t(id, v, _row_id);"]
+                 " SELECT _row_id, * FROM VALUES (1, 'x', 9) AS t(id, v, _row_id); SELECT 1+1, 'a' || 'b';"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=_env(), cwd=str(home),
                           stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert _tables(proc.stdout) == [["a", "b", "c"], ["2", "20", "22"], ["id", "v"], ["1", "x"],
-                                    ["_row_id", "id", "v"], ["9", "1", "x"]]
+                                    ["_row_id", "id", "v"], ["9", "1", "x"], ["1+1", "'a' || 'b'"], ["2", "ab"]]
 
 
 def test_connect_client_sees_lateral_aliases_and_star_strategies(connect_server: str):  # noqa: F811
@@ -148,9 +160,12 @@ rows["star"] = df.select("*").columns
 df.createOrReplaceTempView("srv_cdc")
 rows["sql_star"] = spark.sql("SELECT * FROM srv_cdc").columns
 rows["named"] = spark.sql("SELECT _row_id, * FROM srv_cdc").columns
+spark.conf.set("spark.colsem.naming.dialect", "canonical")
+rows["canonical"] = spark.sql("SELECT 1 + 1, -id FROM srv_cdc").columns
 emit(**rows)
 spark.stop()
 """)
     out = result_of(proc)
     assert out == {"lateral": [["a", "b", "c"], [2, 20, 22]], "star": ["id", "v"],
-                   "sql_star": ["id", "v"], "named": ["_row_id", "id", "v"]}
+                   "sql_star": ["id", "v"], "named": ["_row_id", "id", "v"],
+                   "canonical": ["(1 + 1)", "(- id)"]}
