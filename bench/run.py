@@ -4,8 +4,11 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
   startup   SparkSession start to first result (SELECT 1)
   analysis  analysis + optimization of every TPC-DS query on empty tables (from ../shared/tpcds,
             or $COLSEM_TPCDS_DIR); each query analyzed `--iterations` times, fastest kept
-  naming_D  colsem's TPC-DS analysis with spark.colsem.naming.dialect=D (canonical, postgres, mysql,
-            sqlite) vs the default `spark`, alternating query by query in one process
+  feature_X colsem's TPC-DS analysis with one feature switched off and on, alternating query by
+            query in one process: lateral aliases, star strategies (TAGGED,PATTERN), all of colsem
+            (spark.colsem.enabled), and naming_D: spark.colsem.naming.dialect=D (canonical,
+            postgres, mysql, sqlite) vs the default `spark` (each side warm: timing both in one
+            process is what makes a few per cent visible)
   lca_chain_N   analysis of a chain of N lateral aliases (a_i = a_{i-1} + 1); vanilla is Spark's
             native support, which stops at 49 levels ("Max iterations")
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
@@ -90,7 +93,7 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
             result["tpcds_queries"] = len(queries)
             result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
             if mode == "colsem":
-                result.update(naming_dialect_analysis(spark, queries, iterations))
+                result.update(feature_switch_analysis(spark, queries, iterations))
         result.update(lateral_alias_benchmarks(spark, iterations))
         result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
@@ -99,32 +102,51 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
 
 NAMING_DIALECTS = ("canonical", "postgres", "mysql", "sqlite")
 
+# Each feature on and off in the colsem process: (metric, left label, right label, left settings,
+# right settings). Keys missing from a side are unset (the default). The star pattern hides no
+# TPC-DS column, so both sides give the same plans and the difference is the strategy's own cost.
+FEATURE_SWITCHES = [
+    ("feature_lateral_alias", "lateralAlias.enabled=false", "default (true)",
+     {"spark.colsem.lateralAlias.enabled": "false"}, {}),
+    ("feature_star", "default (no star strategy)", "star.exclude=TAGGED,PATTERN",
+     {}, {"spark.colsem.star.exclude": "TAGGED,PATTERN", "spark.colsem.star.excludePattern": "_colsem_.*"}),
+    ("feature_all_off", "spark.colsem.enabled=false", "default (true)",
+     {"spark.colsem.enabled": "false"}, {}),
+] + [(f"naming_{d}", "naming.dialect=spark (default)", f"naming.dialect={d}",
+      {}, {"spark.colsem.naming.dialect": d}) for d in NAMING_DIALECTS]
+SWITCHED_KEYS = sorted({k for *_, left, right in FEATURE_SWITCHES for k in (*left, *right)})
 
-def naming_dialect_analysis(spark, queries: List[Path], iterations: int) -> Dict[str, float]:
-    """TPC-DS analysis + optimization with each spark.colsem.naming.dialect against the default
-    (`spark`: the naming rule returns at once, plans identical to vanilla's), in the same process,
-    alternating query by query (and which goes first) so JIT warm-up and machine load hit both
-    alike."""
-    key = "spark.colsem.naming.dialect"
+
+def apply_settings(spark, settings: Dict[str, str]) -> None:
+    for key in SWITCHED_KEYS:
+        if key in settings:
+            spark.conf.set(key, settings[key])
+        else:
+            spark.conf.unset(key)
+
+
+def feature_switch_analysis(spark, queries: List[Path], iterations: int) -> Dict[str, float]:
+    """TPC-DS analysis + optimization with each feature switched off and on, in the same process,
+    alternating query by query (and which side goes first) so JIT warm-up and machine load hit
+    both alike. `<metric>_left_s` and `<metric>_right_s` are the totals of the fastest runs."""
     out: Dict[str, float] = {}
-    for dialect in NAMING_DIALECTS:
-        totals = {"spark": 0.0, dialect: 0.0}
+    for metric, _, _, left, right in FEATURE_SWITCHES:
+        totals = [0.0, 0.0]
         for path in queries:
             sql = path.read_text()
-            best = {"spark": float("inf"), dialect: float("inf")}
+            best = [float("inf"), float("inf")]
             for i in range(iterations):
-                for setting in (("spark", dialect) if i % 2 == 0 else (dialect, "spark")):
-                    spark.conf.set(key, setting)
+                for side in ((0, 1) if i % 2 == 0 else (1, 0)):
+                    apply_settings(spark, (left, right)[side])
                     t0 = time.perf_counter()
                     qe = spark.sql(sql)._jdf.queryExecution()
                     qe.analyzed()
                     qe.optimizedPlan()
-                    best[setting] = min(best[setting], time.perf_counter() - t0)
-            for setting in totals:
-                totals[setting] += best[setting]
-        out[f"naming_{dialect}_tpcds_s"] = totals[dialect]
-        out[f"naming_{dialect}_base_s"] = totals["spark"]
-    spark.conf.unset(key)
+                    best[side] = min(best[side], time.perf_counter() - t0)
+            totals[0] += best[0]
+            totals[1] += best[1]
+        out[f"{metric}_left_s"], out[f"{metric}_right_s"] = totals
+    apply_settings(spark, {})
     return out
 
 
@@ -415,13 +437,14 @@ def main(argv: List[str] | None = None) -> int:
                                "label": f"TPC-DS planning in one process: invariants=off (left) vs {m} (s)",
                                "vanilla": _num(off), "colsem": _num(checked),
                                "ratio": _num(in_process, 3)})
-    for dialect in NAMING_DIALECTS:
-        if samples["colsem"] and f"naming_{dialect}_tpcds_s" in samples["colsem"][0]:
-            base = statistics.median(s[f"naming_{dialect}_base_s"] for s in samples["colsem"])
-            named = statistics.median(s[f"naming_{dialect}_tpcds_s"] for s in samples["colsem"])
-            benchmarks.append({"name": f"naming_{dialect}",
-                               "label": f"colsem TPC-DS analysis+optimization: names `spark` (left) vs `{dialect}` (right) (s)",
-                               "vanilla": _num(base), "colsem": _num(named), "ratio": _num(named / base, 3)})
+    for metric, left_label, right_label, _, _ in FEATURE_SWITCHES:
+        if samples["colsem"] and f"{metric}_left_s" in samples["colsem"][0]:
+            left = statistics.median(s[f"{metric}_left_s"] for s in samples["colsem"])
+            right = statistics.median(s[f"{metric}_right_s"] for s in samples["colsem"])
+            benchmarks.append({"name": metric,
+                               "label": f"colsem TPC-DS analysis+optimization in one process: "
+                                        f"{left_label} (left) vs {right_label} (right) (s)",
+                               "vanilla": _num(left), "colsem": _num(right), "ratio": _num(right / left, 3)})
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
                           "python": platform.python_version()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
