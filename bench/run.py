@@ -16,6 +16,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
   star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
             default settings, and with spark.colsem.star.exclude=TAGGED,PATTERN hiding 10 % of
             the columns (vanilla: the same query, every column)
+  same_jvm  analysis + optimization of every TPC-DS query in colsem's process, in a session built
+            without any extension beside colsem's, alternating query by query: the default-mode
+            overhead, free of the spread between separate JVMs (the target is a ratio <= 1.02)
   planning  analysis + optimization + physical planning (executedPlan) of every TPC-DS query; in
             the colsem process with spark.colsem.invariants off, warn and error, alternating per
             query (the cost of the schema-invariant checks, which run in all three phases)
@@ -94,6 +97,7 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
             result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
             if mode == "colsem":
                 result.update(feature_switch_analysis(spark, queries, iterations))
+                result.update(same_jvm_analysis(spark, queries, iterations))
         result.update(lateral_alias_benchmarks(spark, iterations))
         result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
@@ -148,6 +152,43 @@ def feature_switch_analysis(spark, queries: List[Path], iterations: int) -> Dict
         out[f"{metric}_left_s"], out[f"{metric}_right_s"] = totals
     apply_settings(spark, {})
     return out
+
+
+def vanilla_session_beside(spark):
+    """A JVM session without any extension, sharing `spark`'s SparkContext and catalog: built with
+    an explicit empty SparkSessionExtensions, so neither spark.sql.extensions nor ServiceLoader
+    providers apply (the builder would apply both)."""
+    jvm = spark._jvm
+    session = spark._jsparkSession
+    empty_map = getattr(getattr(jvm.scala.collection.immutable, "Map$"), "MODULE$").empty()
+    vanilla = jvm.org.apache.spark.sql.classic.SparkSession(
+        session.sparkContext(), jvm.scala.Some(session.sharedState()), jvm.scala.Option.empty(),
+        jvm.org.apache.spark.sql.SparkSessionExtensions(), empty_map, empty_map)
+    if vanilla.sql("SHOW FUNCTIONS LIKE 'colsem_status'").count() != 0:
+        raise SystemExit("the session built beside colsem's has colsem")
+    return vanilla
+
+
+def same_jvm_analysis(spark, queries: List[Path], iterations: int) -> Dict[str, float]:
+    """TPC-DS analysis + optimization in a vanilla session and in colsem's, in one JVM, alternating
+    query by query (and which goes first): the overhead of colsem's default settings, free of the
+    process-to-process spread that separate JVMs show on a busy machine."""
+    sessions = {"vanilla": vanilla_session_beside(spark), "colsem": spark._jsparkSession}
+    totals = {"vanilla": 0.0, "colsem": 0.0}
+    for path in queries:
+        sql = path.read_text()
+        best = {"vanilla": float("inf"), "colsem": float("inf")}
+        for i in range(iterations + 1):  # the first round warms the query up, untimed
+            for name in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):
+                t0 = time.perf_counter()
+                qe = sessions[name].sql(sql).queryExecution()
+                qe.analyzed()
+                qe.optimizedPlan()
+                if i > 0:
+                    best[name] = min(best[name], time.perf_counter() - t0)
+        for name in totals:
+            totals[name] += best[name]
+    return {"same_jvm_vanilla_s": totals["vanilla"], "same_jvm_colsem_s": totals["colsem"]}
 
 
 INVARIANT_MODES = ("off", "warn", "error")
@@ -355,6 +396,14 @@ def run_mode(mode: str, iterations: int) -> Dict[str, float]:
     return run_worker(mode, ["--worker", mode, "--iterations", str(iterations)])
 
 
+def load_average() -> float | None:
+    """The 1-minute load average, so a reader can tell a busy machine's figures from a quiet one's."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
 def _num(value: float, digits: int = 4):
     """JSON-safe number: None for a failed (NaN) measurement."""
     return None if value != value else round(value, digits)
@@ -377,6 +426,7 @@ def main(argv: List[str] | None = None) -> int:
     if args.respond_worker:
         print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
         return 0
+    load_at_start = load_average()
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
     if args.only == "respond":
         runs = 0
@@ -437,6 +487,13 @@ def main(argv: List[str] | None = None) -> int:
                                "label": f"TPC-DS planning in one process: invariants=off (left) vs {m} (s)",
                                "vanilla": _num(off), "colsem": _num(checked),
                                "ratio": _num(in_process, 3)})
+    if samples["colsem"] and "same_jvm_vanilla_s" in samples["colsem"][0]:
+        left = statistics.median(s["same_jvm_vanilla_s"] for s in samples["colsem"])
+        right = statistics.median(s["same_jvm_colsem_s"] for s in samples["colsem"])
+        benchmarks.append({"name": "tpcds_same_jvm",
+                           "label": "TPC-DS analysis+optimization in one JVM, sessions alternating per "
+                                    "query: vanilla session (left) vs colsem with default settings (right) (s)",
+                           "vanilla": _num(left), "colsem": _num(right), "ratio": _num(right / left, 3)})
     for metric, left_label, right_label, _, _ in FEATURE_SWITCHES:
         if samples["colsem"] and f"{metric}_left_s" in samples["colsem"][0]:
             left = statistics.median(s[f"{metric}_left_s"] for s in samples["colsem"])
@@ -446,7 +503,8 @@ def main(argv: List[str] | None = None) -> int:
                                         f"{left_label} (left) vs {right_label} (right) (s)",
                                "vanilla": _num(left), "colsem": _num(right), "ratio": _num(right / left, 3)})
     report = {"machine": {"platform": platform.platform(), "cpus": os.cpu_count(),
-                          "python": platform.python_version()},
+                          "python": platform.python_version(),
+                          "load_average_start": load_at_start, "load_average_end": load_average()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
               "quick": args.quick, "benchmarks": benchmarks}
     RESULTS.mkdir(exist_ok=True)
@@ -455,7 +513,10 @@ def main(argv: List[str] | None = None) -> int:
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
           + (f"median of {runs} process(es) per mode, modes alternating" if runs else "response streaming only")
-          + f"{' (quick mode)' if args.quick else ''}.", "",
+          + f"{' (quick mode)' if args.quick else ''}; 1-minute load average "
+          f"{report['machine']['load_average_start']} at the start, {report['machine']['load_average_end']} "
+          "at the end (other work on the machine slows both modes alike, but widens the spread: ratios "
+          "measured in one process, modes alternating per query, are the steadiest).", "",
           "| benchmark | vanilla | colsem | ratio |", "|---|---|---|---|"]
     show = lambda v: "fails" if v is None else v
     md += [f"| {b['label']} | {show(b['vanilla'])} | {show(b['colsem'])} | {show(b['ratio'])} |"

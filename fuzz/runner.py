@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import data
 from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_names, has_lateral,
@@ -43,12 +43,8 @@ FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORK
 
 # Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as
 # known_open so a run still shows new ones. Each entry: (oracle, kind, test of the query and answers).
-KNOWN_OPEN = [
-    # A SELECT list with a star gets Spark's native lateral alias support (colsem waits for the
-    # star), which refuses aliases in windows that the inlined form answers.
-    ("inline", "colsem_error", lambda case, c, v: case.star
-     and c["error"]["class"].startswith("UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_")),
-]
+# None open now.
+KNOWN_OPEN: List[Tuple[str, str, Callable[..., bool]]] = []
 
 
 def is_fatal(answer: Dict[str, Any]) -> bool:

@@ -19,6 +19,8 @@ NATIVE_FAILS = {
     "SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e": "INTERNAL_ERROR",
     "SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2) AS w FROM t1 ORDER BY x, w":
         "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2), x + 1 FROM t1 ORDER BY 1, 2":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
     "SELECT s1 * 2 AS x, sum(x) FROM t1 GROUP BY s1 ORDER BY x":
         "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC",
     "SELECT s1 AS k, s1 * 2 AS x, sum(x) AS sx, sx + 1 AS y, max(x), count(x) FROM t1 GROUP BY s1 "

@@ -6,6 +6,8 @@ CREATE TEMPORARY VIEW tx AS SELECT * FROM VALUES (1, 10), (2, 20) AS tx(s1, x);
 SELECT s1 AS x, x + 1 AS y, y * 2 AS z FROM t1 ORDER BY x, s2;
 -- No forward references; an item does not see its own alias.
 SELECT y + 1 AS x, s1 AS y FROM t1;
+-- Also when a later item uses that alias, which is then computed below the list (once answered).
+SELECT y + 1 AS x, s1 AS y, y * 2 AS z FROM t1;
 SELECT s1 + 1 AS s9, s9 + 1 AS s9 FROM t1 ORDER BY 1;
 SELECT x + 1 AS x FROM t1;
 -- Only the first part of a name can be an alias; qualified names stay columns.
@@ -18,6 +20,8 @@ SELECT s1 AS x, s3 AS x, x + 1 FROM t1;
 SELECT s1 AS x, s1 * 2 AS x, x AS y FROM tx ORDER BY 1, 2;
 -- Never visible inside a subquery.
 SELECT s1 AS x, (SELECT max(x) FROM tx) AS m FROM t1 ORDER BY 1;
+-- Not even when a later item uses the alias, so that it is computed below the list.
+SELECT s1 AS s9, s9 + 1 AS y, (SELECT max(s9) FROM t2) AS m FROM t1;
 -- A bare alias as an item, and case-insensitive names.
 SELECT s2 AS name, NAME FROM t1 ORDER BY 1;
 -- Unaliased items are named exactly as Spark's native support names them.
@@ -31,6 +35,8 @@ SELECT array(s1, 10) AS arr, s1 AS x, transform(arr, v -> v + x) FROM t1 ORDER B
 SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e;
 -- Windows over an alias (native Spark refuses them).
 SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2) AS w FROM t1 ORDER BY x, w;
+-- An unaliased window item (the fuzzer found these refused as in native Spark).
+SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2), x + 1 FROM t1 ORDER BY 1, 2;
 SELECT row_number() OVER (ORDER BY s1, s2) AS rn, rn + 1 AS rn2 FROM t1 ORDER BY rn;
 -- Aggregates over aliases, and aliases of aggregates.
 SELECT avg(s1) AS a, a + 1 AS b FROM t1;

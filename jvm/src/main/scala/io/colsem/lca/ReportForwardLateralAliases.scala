@@ -49,8 +49,12 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
               !input.metadataOutput.exists(a => resolver(a.name, name)) &&
               !SparkShims.isSessionVariable(session, name)
             if (unresolvable) {
+              // Suggest only the list's real input, not the columns computed for its aliases.
+              val visible = ResolveLateralAliases.visibleOutput(input)
+              val shown = if (visible.size == input.output.size) operator
+                          else operator.withNewChildren(Seq(Project(visible, input)))
               throw ColsemErrors.forwardLateralAlias(
-                SparkShims.unresolvedColumnError(operator, u), name, u.origin, items(later).origin,
+                SparkShims.unresolvedColumnError(shown, u), name, u.origin, items(later).origin,
                 selfReference = later == i)
             }
           }

@@ -6,11 +6,11 @@ import scala.util.Try
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedNamedLambdaVariable, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.TreeNodeTag
+import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
 
 import io.colsem.{ColsemConf, ColsemErrors}
@@ -30,6 +30,13 @@ import io.colsem.naming.NameUnaliasedItems
  * not resolve on its own) gets its plain names back, and Spark's native support applies.
  */
 object ResolveLateralAliases {
+  /** Prefix of the names aliases are computed under below their SELECT list. */
+  val PrivatePrefix = "__colsem_lca_"
+
+  /** `plan`'s output without the columns computed for lateral aliases: the columns a name in the
+   *  SELECT list above it may mean, and so the ones an error may suggest. */
+  def visibleOutput(plan: LogicalPlan): Seq[Attribute] = plan.output.filterNot(_.name.startsWith(PrivatePrefix))
+
   /** Marks the native LateralColumnAliasReference nodes colsem puts into unaliased items only so
    *  that Spark names those items exactly as its native support would. */
   val NamingOnly: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.lateralAlias.namingOnly")
@@ -96,13 +103,19 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     val list = new SelectList(p.projectList.toIndexedSeq, p.child)
     list.materialize(list.used).map { below =>
       val top = list.items.indices.map { i =>
-        list.computed.getOrElse(i, list.items(i) match {
+        list.computed.get(i).map(list.output(i, _)).getOrElse(list.items(i) match {
           case UnresolvedAlias(c: LateralAliasCandidate, None) => list.meaning((i, c)) match {
             case Right(j) => list.reference(c, j)
             case Left(expr) => UnresolvedAlias(expr)
           }
-          case u @ UnresolvedAlias(_, None) =>
+          // Named as Spark's native support would name it; but native support refuses windows,
+          // and its rule raises LATERAL_COLUMN_ALIAS_IN_WINDOW on any reference it finds in one
+          // (the fuzzer found `SELECT x AS a, sum(a) OVER ()` refused), so a window item is named
+          // from the resolved expression, its references named as written.
+          case u @ UnresolvedAlias(_, None) if !u.exists(isWindow) =>
             list.substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
+          case u @ UnresolvedAlias(_, None) =>
+            list.substitute(i, u, asWritten = true).asInstanceOf[NamedExpression]
           case item => list.substitute(i, item).asInstanceOf[NamedExpression]
         })
       }
@@ -174,7 +187,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       def substitute(i: Int, e: Expression, inAggregate: Boolean, inWindow: Boolean): Expression =
         e match {
           case c: LateralAliasCandidate => list.meaning((i, c)) match {
-            case Right(j) if inAggregate && list.computed.contains(j) => list.value(c, j)
+            case Right(j) if inAggregate && list.computed.contains(j) => list.value(c, j, asWritten = true)
             case Right(j) if inlinePerGroup =>
               c.nameParts.tail.foldLeft(list.inline(j))((b, f) => UnresolvedExtractValue(b, Literal(f)))
             case _ => c
@@ -304,12 +317,24 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       all.toSet
     }
 
+    /** Whether the aliases are computed under private names (see [[privateCopy]]). */
+    private var privateNames = false
+
+    /** Alias i, computed below the list, as the list's item i: under a private name, as its own
+     *  name and expression id again, so the list's output is what it would be without colsem. */
+    def output(i: Int, computedAt: Attribute): NamedExpression = items(i) match {
+      case a: Alias if privateNames => CurrentOrigin.withOrigin(a.origin) { // errors point at the item
+        Alias(computedAt, a.name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys)
+      }
+      case _ => computedAt
+    }
+
     /** A lateral alias reference as Spark's native support would resolve it: the alias's
      *  attribute under the name as written, or the named struct field of it. */
     def reference(c: LateralAliasCandidate, j: Int): NamedExpression = {
       val base = computed(j).withName(c.nameParts.head)
       if (c.nameParts.size == 1) base
-      else Alias(value(c, j), c.nameParts.last)()
+      else Alias(value(c, j, asWritten = true), c.nameParts.last)()
     }
 
     /** Alias j's expression with every lateral reference in it replaced by the expression it
@@ -324,13 +349,16 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case other => other
     }
 
-    /** The value a reference reads (no alias around a struct field). */
-    def value(c: LateralAliasCandidate, j: Int): Expression =
+    /** The value a reference reads (no alias around a struct field). asWritten: the column under
+     *  the name as written, where it names an unaliased item; elsewhere under its private name,
+     *  so that every reference to it is the same attribute (CollapseProject counts references by
+     *  attribute, names included: split names let it inline a doubling chain exponentially). */
+    def value(c: LateralAliasCandidate, j: Int, asWritten: Boolean): Expression =
       if (folded.contains(j)) {
         c.nameParts.tail.foldLeft(foldedExpression(j))((b, f) => UnresolvedExtractValue(b, Literal(f)))
       } else {
-        c.nameParts.tail.foldLeft(computed(j).withName(c.nameParts.head): Expression)((b, f) =>
-          ExtractValue(b, Literal(f), resolver))
+        val column = if (asWritten || !privateNames) computed(j).withName(c.nameParts.head) else computed(j)
+        c.nameParts.tail.foldLeft(column: Expression)((b, f) => ExtractValue(b, Literal(f), resolver))
       }
 
     private def foldedExpression(j: Int): Expression = foldedValue.getOrElseUpdate(j,
@@ -338,17 +366,18 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
     /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
      *  Spark will name it from its text with native lateral alias references in it, so those are
-     *  put there, and unwrapped once it has its name. */
-    def substitute(i: Int, e: Expression, forNaming: Boolean = false): Expression = e.transformUp {
-      case c: LateralAliasCandidate => meaning((i, c)) match {
-        case Left(expr) => expr
-        case Right(j) if forNaming && !folded.contains(j) =>
-          val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
-          ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
-          ref
-        case Right(j) => value(c, j)
+     *  put there, and unwrapped once it has its name. asWritten: see [[value]]. */
+    def substitute(i: Int, e: Expression, forNaming: Boolean = false, asWritten: Boolean = false): Expression =
+      e.transformUp {
+        case c: LateralAliasCandidate => meaning((i, c)) match {
+          case Left(expr) => expr
+          case Right(j) if forNaming && !folded.contains(j) =>
+            val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
+            ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
+            ref
+          case Right(j) => value(c, j, asWritten)
+        }
       }
-    }
 
     /** Materialized aliases each alias really waits for: folded ones stand for what they use. */
     private def effectiveDeps(i: Int): Set[Int] =
@@ -394,10 +423,37 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       }
     }
 
+    /**
+     * Whether a computed alias could capture a name the list leaves to Spark, which must see the
+     * FROM input only (or an outer query): a plain name, a lambda variable or a candidate that is
+     * no earlier alias, with the alias's name; or any subquery, whose names may reach out to the
+     * list's input.
+     */
+    private def shadowsOtherNames(which: Set[Int]): Boolean = {
+      def leftToSpark(i: Int, c: LateralAliasCandidate): Boolean = meaning((i, c)) match {
+        case Left(e) => !e.resolved
+        case Right(_) => false
+      }
+      val names = items.indices.flatMap { i =>
+        items(i).collect {
+          case u: UnresolvedAttribute => u.nameParts.head
+          case v: UnresolvedNamedLambdaVariable => v.nameParts.head
+          case c: LateralAliasCandidate if leftToSpark(i, c) => c.nameParts.head
+        }
+      }
+      items.exists(_.exists(_.isInstanceOf[SubqueryExpression])) || which.exists(j => items(j) match {
+        case a: Alias => names.exists(name => resolver(name, a.name))
+        case _ => false
+      })
+    }
+
     /** Input with Projects computing the aliases `which`, one Project per dependency level,
-     *  each resolved at once; fills `computed`. copies: the aliases also stay in the list (an
-     *  aggregate list), so the computed ones get new expression ids. */
+     *  each resolved at once; fills `computed`. Under the aliases' own names, as Spark's native
+     *  support builds them, unless that could capture another name (see [[privateCopy]]).
+     *  copies: the aliases also stay in the list (an aggregate list; always private names);
+     *  otherwise past native Spark's depth short plain chains may be folded into their users. */
     def materialize(which: Set[Int], copies: Boolean = false): Option[LogicalPlan] = {
+      privateNames = copies || shadowsOtherNames(which)
       if (!copies && levelsOf(which).size > NativeDepth) foldShortChains(which)
       val kept = which -- folded
       val level = levelsOf(kept)
@@ -412,7 +468,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         val ordered = indices.sorted
         val pending = ordered.map { i =>
           val item = substitute(i, items(i)).asInstanceOf[NamedExpression]
-          if (copies) perRowCopy(item) else item
+          if (privateNames) privateCopy(item) else item
         }
         resolveLevel(pending, below.output) match {
           case Some(resolved) =>
@@ -426,13 +482,15 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     }
   }
 
-  /** An aggregate list's per-row alias, computed below the Aggregate under a name of its own:
-   *  under the alias's name it would shadow the alias for the list's per-group references, which
-   *  get their plain names back (the fuzzer found `SELECT k AS a, sum(a), a + 1 ... GROUP BY k`
-   *  failing with MISSING_AGGREGATION: `a + 1` read the per-row column). References to the copy
-   *  are by attribute, named as written (see SelectList.value). */
-  private def perRowCopy(item: NamedExpression): NamedExpression = item match {
-    case a: Alias => Alias(a.child, s"__colsem_lca_${a.name}")()
+  /** An alias computed below its SELECT list, under a name of its own and a new expression id:
+   *  under the alias's name it would be visible to the names the list leaves to Spark, which must
+   *  see the FROM input only. The fuzzer found both: in an aggregate list, `SELECT k AS a, sum(a),
+   *  a + 1 ... GROUP BY k` failed with MISSING_AGGREGATION (`a + 1` read the per-row column); in a
+   *  plain list, the forward reference in `SELECT y + 1 AS x, k AS y, y * 2 AS z` answered where
+   *  Spark reports UNRESOLVED_COLUMN. References to the copy are by attribute, named as written
+   *  (see SelectList.value and SelectList.output). */
+  private def privateCopy(item: NamedExpression): NamedExpression = item match {
+    case a: Alias => Alias(a.child, ResolveLateralAliases.PrivatePrefix + a.name)()
     case other => other.newInstance()
   }
 
