@@ -36,3 +36,5 @@ SELECT true AS a2, (d + CASE WHEN a2 THEN 1 ELSE 1 END), * FROM fa AS t1;
 SELECT s AS a2, (max(a2) || a2) AS col2 FROM fa AS t1 GROUP BY a2;
 
 SELECT k AS a3, sum(a3) AS s, a3 + 1 AS b FROM fa AS t1 GROUP BY k;
+
+WITH cte0 AS (SELECT 'A' AS tot FROM fa AS t1) SELECT 'b' AS s, (tot || s) AS z FROM cte0 AS t2 GROUP BY s, z;

@@ -49,6 +49,8 @@ SELECT s1 AS k, s1 * 2 AS x, sum(x) AS sx, sx + 1 AS y, max(x), count(x) FROM t1
 SELECT s1 AS k, s3 * 10 AS v, sum(v) AS total, total / count(*) AS mean FROM t1 GROUP BY s1, s3 ORDER BY k, v;
 -- GROUP BY aliases that use aliases (native Spark refuses).
 SELECT s1 AS x, x + 1 AS y, count(*) FROM t1 GROUP BY x, y ORDER BY x;
+-- ... also when the input column is not grouped by itself (the fuzzer found MISSING_AGGREGATION).
+SELECT 10 AS c, s1 + c AS y, count(*) FROM t1 GROUP BY c, y ORDER BY y;
 -- Aggregate, window and HAVING together (native Spark refuses).
 SELECT s1 AS k, count(*) AS c, c + 1 AS d, rank() OVER (ORDER BY s1) AS rk FROM t1 GROUP BY s1 HAVING count(*) >= 1 ORDER BY k;
 -- Evaluated once: a non-deterministic alias used twice.

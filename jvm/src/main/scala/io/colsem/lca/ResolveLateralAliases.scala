@@ -197,8 +197,15 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           case other => other.mapChildren(substitute(i, _, inAggregate, inWindow))
         }
       val aggregates = list.items.indices.map { i =>
-        unmarkExpression(substitute(i, list.items(i), inAggregate = false, inWindow = false))
-          .asInstanceOf[NamedExpression]
+        list.items(i) match {
+          // A GROUP BY alias that uses other aliases: the same inlined expression as its grouping
+          // expression, so that Spark matches the two (the fuzzer found `SELECT 1 AS s, k + s AS z
+          // ... GROUP BY s, z` failing with MISSING_AGGREGATION on `k`).
+          case a: Alias if groupedAliases.contains(Some(i)) && a.exists(_.isInstanceOf[LateralAliasCandidate]) =>
+            Alias(list.inline(i), a.name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys)
+          case item =>
+            unmarkExpression(substitute(i, item, inAggregate = false, inWindow = false)).asInstanceOf[NamedExpression]
+        }
       }
       val groups = a.groupingExpressions.zip(groupedAliases).map {
         case (_, Some(j)) => list.inline(j)
