@@ -65,7 +65,7 @@ def _parse(version: str) -> Tuple[int, ...]:
 
 
 def _clauses(spec: str) -> List[Tuple[str, str]]:
-    return [(m.group(1), m.group(2)) for m in re.finditer(r"(>=|<=|==|!=|<|>)\s*([\d.]+(?:\.\*)?)", spec)]
+    return [(m.group(1), m.group(2)) for m in re.finditer(r"(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*(?:\.\*)?)", spec)]
 
 
 def is_supported(version: str, spec: str) -> bool:
