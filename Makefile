@@ -20,11 +20,12 @@ VENV := $(if $(filter $(SPARK),$(DEFAULT_LINE)),.venv,.venv-$(SPARK))
 PY := $(VENV)/bin/python
 SPARK_VERSION := $(call version,line.$(SPARK).spark.version)
 SBT_VERSION := $(call version,sbt.version)
+# Where publish-local publishes (and the --packages test resolves from); M2=/tmp/m2 keeps it private.
 M2 ?= $(HOME)/.m2/repository
-SBT_LAUNCHER := $(M2)/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
+SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
 # COLSEM_PYTHON: the Python build.sbt runs python/build_jar.py with to find each line's Spark jars.
 # $(call sbt,<line>): sbt for that line (build.sbt reads -Dcolsem.line).
-sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
+sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
 SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) pyproject.toml

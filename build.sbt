@@ -17,18 +17,24 @@ val versions: Properties = {
 def v(key: String): String = Option(versions.getProperty(key)).map(_.trim)
   .getOrElse(sys.error(s"jvm/versions.properties has no $key"))
 
-val sparkLine = sys.props.get("colsem.line").orElse(sys.env.get("COLSEM_LINE")).map(_.trim)
-  .filter(_.nonEmpty).getOrElse(v("default.line"))
-if (!v("lines").split(",").map(_.trim).contains(sparkLine)) {
-  sys.error(s"colsem.line=$sparkLine is not one of lines=${v("lines")} in jvm/versions.properties")
+val sparkLine: String = {
+  val line = sys.props.get("colsem.line").orElse(sys.env.get("COLSEM_LINE")).map(_.trim)
+    .filter(_.nonEmpty).getOrElse(v("default.line"))
+  if (!v("lines").split(",").map(_.trim).contains(line)) {
+    sys.error(s"colsem.line=$line is not one of lines=${v("lines")} in jvm/versions.properties")
+  }
+  line
 }
 def lv(key: String): String = v(s"line.$sparkLine.$key")
 val scalaBinary = lv("scala.binary")
 val sparkVersion = lv("spark.version")
-val shimFolders: Seq[String] = Option(versions.getProperty(s"line.$sparkLine.shims")).toSeq
-  .flatMap(_.split(",")).map(_.trim).filter(_.nonEmpty)
-if (shimFolders.isEmpty) {
-  sys.error(s"line.$sparkLine.shims is not set in jvm/versions.properties: Spark $sparkLine is not ported yet.")
+val shimFolders: Seq[String] = {
+  val names = Option(versions.getProperty(s"line.$sparkLine.shims")).toSeq
+    .flatMap(_.split(",")).map(_.trim).filter(_.nonEmpty)
+  if (names.isEmpty) {
+    sys.error(s"line.$sparkLine.shims is not set in jvm/versions.properties: Spark $sparkLine is not ported yet.")
+  }
+  names
 }
 
 lazy val sparkJars = taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
