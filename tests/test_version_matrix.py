@@ -14,8 +14,8 @@ import pytest
 from packaging.specifiers import SpecifierSet
 
 import colsem
-from build_jar_access import build_jar, line_versions, read_versions, running_line
-from conftest import ROOT, SESSION_PRELUDE, result_of, run_python
+from build_jar_access import build_jar, compile_scala, line_versions, read_versions, running_line
+from conftest import ROOT, SESSION_PRELUDE, TESTS, result_of, run_python
 
 VERSIONS = read_versions()
 LINES = build_jar.all_lines(VERSIONS)
@@ -248,6 +248,43 @@ def test_bundled_jars_of_other_lines_are_refused_here(info, log4j_file: Path):
         "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"})
     assert_refused(proc, guard_line(info.spark_line, info.scala_binary, lv["spark.version"],
                                     lv["scala.version"]))
+
+
+def other_line_spark_jars(line: str) -> Optional[Path]:
+    """That line's Spark jars without downloading: the build's cache or the line's venv."""
+    lv = line_versions(VERSIONS, line)
+    try:
+        return build_jar.find_spark_jars(lv, download=False)
+    except build_jar.JarBuildError:
+        pass
+    python = venv_python(line)
+    if python is not None:
+        for jars in python.parent.parent.glob("lib/python3*/site-packages/pyspark/jars"):
+            if build_jar.spark_version_of(jars, lv["scala.binary"]) == lv["spark.version"]:
+                return jars
+    return None
+
+
+def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path, log4j_file: Path):
+    """BuildInfo and VersionGuard, compiled with the other line's Scala (2.12 here on Spark 4),
+    with an entry class shaped like ColsemExtensions: one clear error on this line, no linkage
+    error (2.12 lambdas and `s"..."` do not link on 2.13)."""
+    line = other_line()
+    jars = other_line_spark_jars(line)
+    if jars is None:
+        pytest.skip(f"no Spark {line} jars here: `make venv SPARK={line}` (CI does) or a build of {line}")
+    lv = line_versions(VERSIONS, line)
+    main = ROOT / "jvm" / "src" / "main" / "scala" / "io" / "colsem"
+    probe = compile_scala([TESTS / "extensions" / "GuardProbe.scala", main / "BuildInfo.scala",
+                           main / "VersionGuard.scala"], jars, tmp_path / "guard-probe.jar")
+    with zipfile.ZipFile(probe, "a") as jar:
+        jar.writestr(build_jar.BUILD_PROPERTIES, build_jar.build_properties(lv, "0" * 64))
+    proc = run_python(PROBE.replace(EXT, "io.colsem.probe.GuardProbe"), args=[str(probe)], env={
+        "COLSEM_AUTOREGISTER": "0",
+        "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"})
+    here = line_versions(VERSIONS, running_line())
+    assert_refused(proc, "ERROR ColsemExtensions: " + guard_line(
+        line, lv["scala.binary"], here["spark.version"], here["scala.version"]))
 
 
 def test_the_package_on_the_other_lines_pyspark(tmp_path: Path):
