@@ -269,6 +269,7 @@ def find_spark_jars(lv: Dict[str, str], download: bool = True) -> Path:
     archive = _download_pyspark(version, cache_dir() / "downloads")
     cached.parent.mkdir(parents=True, exist_ok=True)
     _extract_jars(archive, cached)
+    archive.unlink()  # only the jars are needed; the distribution would double the cache's size
     if not _holds(cached, lv):
         raise JarBuildError(f"{archive} does not hold Spark {version}'s spark-core_{lv['scala.binary']} jar.")
     _log(f"Spark {version} jars cached in {cached}")
