@@ -3,25 +3,52 @@
 
 SHELL := /bin/bash
 PYTHON ?= python3
-VENV := .venv
-PY := $(VENV)/bin/python
 VERSIONS := jvm/versions.properties
-version = $(shell sed -n 's/^$(1)=//p' $(VERSIONS))
-SPARK_VERSION := $(call version,spark.version)
+version = $(shell sed -n 's/^$(subst .,\.,$(1))=//p' $(VERSIONS))
+comma := ,
+LINES := $(subst $(comma), ,$(call version,lines))
+DEFAULT_LINE := $(call version,default.line)
+# Lines whose shim folders are named in versions.properties (line.<L>.shims): the ones that build.
+PORTED_LINES := $(strip $(foreach l,$(LINES),$(if $(call version,line.$(l).shims),$(l))))
+# SPARK=<line> picks the Spark line of the venv, pytest, sbt-test and smoke (default.line: .venv;
+# any other line: .venv-<line>, with that line's pyspark).
+SPARK ?= $(DEFAULT_LINE)
+ifeq ($(filter $(SPARK),$(LINES)),)
+$(error SPARK=$(SPARK) is not one of the Spark lines in $(VERSIONS): $(LINES))
+endif
+VENV := $(if $(filter $(SPARK),$(DEFAULT_LINE)),.venv,.venv-$(SPARK))
+PY := $(VENV)/bin/python
+SPARK_VERSION := $(call version,line.$(SPARK).spark.version)
 SBT_VERSION := $(call version,sbt.version)
+# Where publish-local publishes (and the --packages test resolves from); M2=/tmp/m2 keeps it private.
 M2 ?= $(HOME)/.m2/repository
-SBT_LAUNCHER := $(M2)/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
-SBT := java -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
+SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
+# COLSEM_PYTHON: the Python build.sbt runs python/build_jar.py with to find each line's Spark jars.
+# $(call sbt,<line>): sbt for that line (build.sbt reads -Dcolsem.line).
+sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
-SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) 2>/dev/null) $(VERSIONS) pyproject.toml
+SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) pyproject.toml
 PYTEST_ARGS ?=
+# The smoke suite (`make smoke SPARK=<line>`, CI's run on the lines between 3.5 and the newest):
+# the three ways in (spark.sql.extensions, spark-submit --packages, pip install + configure /
+# auto-registration, and the version guard) plus one golden file per feature.
+SMOKE_TESTS := tests/test_ways_in.py \
+  'tests/test_golden.py::test_golden_file[status]' \
+  'tests/test_golden.py::test_golden_file[lateral_alias]' \
+  'tests/test_golden.py::test_golden_file[star_strategies]' \
+  'tests/test_golden.py::test_golden_file[naming_dialects]' \
+  'tests/test_golden.py::test_golden_file[invariants]' \
+  tests/test_respond.py::test_bank_example_jdbc
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local pytest test demo bench naming-golden fuzz clean
+.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest test smoke demo bench naming-golden fuzz clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
+	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
+	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
+	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make jar | wheel | publish-local | bench | naming-golden | clean"
 
@@ -30,7 +57,8 @@ java:
 	@java -version 2>&1 | head -1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' || { \
 	  echo "Java 17+ is required, found: $$(java -version 2>&1 | head -1). apt-get install openjdk-17-jdk-headless"; exit 1; }
 
-# The venv holds pyspark (whose jars compile the Scala sources), the build backend and test tools.
+# The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
+# the build backend and test tools.
 $(VENV)/.deps: pyproject.toml $(VERSIONS) | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -40,12 +68,14 @@ $(VENV)/.deps: pyproject.toml $(VERSIONS) | java
 
 venv: $(VENV)/.deps
 
+# Every ported line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
 jar: venv
-	$(PY) python/build_jar.py
+	$(PY) python/build_jar.py $(JAR_ARGS)
 
-# Installs the package the way a user's `pip install .` does (the build hook compiles the jar).
+# Installs the package the way a user's `pip install .` does (the build hook compiles one jar per
+# line; each line's Spark jars come from the installed pyspark or ~/.cache/colsem).
 $(VENV)/.installed: $(VENV)/.deps $(SOURCES)
-	@echo "==> pip install . (compiles the jar into the package)"
+	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(PORTED_LINES) into the package)"
 	$(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
 	@touch $@
 
@@ -61,22 +91,35 @@ $(SBT_LAUNCHER):
 sbt: $(SBT_LAUNCHER)
 
 sbt-test: venv sbt
-	@echo "==> sbt test (first run downloads sbt and ScalaTest)"
-	$(SBT) test
+	@echo "==> sbt test on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
+	$(call sbt,$(SPARK)) test
 
+# colsem-spark-<line>_<scala> for every ported line, each compiled by its own sbt run.
 publish-local: venv sbt
-	@echo "==> sbt publishM2 -> $(M2)"
-	$(SBT) publishM2
+	@for line in $(PORTED_LINES); do \
+	  echo "==> sbt publishM2 of Spark $$line -> $(M2)"; \
+	  $(call sbt,$$line) publishM2 || exit 1; \
+	done
+
+# One line only: SPARK's.
+publish-line: venv sbt
+	@echo "==> sbt publishM2 of Spark $(SPARK) -> $(M2)"
+	$(call sbt,$(SPARK)) publishM2
 
 pytest: install
-	@echo "==> pytest"
+	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test: install sbt
-	@echo "==> sbt test publishM2 (first run downloads sbt and ScalaTest)"
-	$(SBT) test publishM2
-	@echo "==> pytest"
+	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
+	$(call sbt,$(SPARK)) test publishM2
+	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The smoke suite on line SPARK: publishes that line's artifact (for --packages), then SMOKE_TESTS.
+smoke: install publish-line
+	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(SMOKE_TESTS) $(PYTEST_ARGS)
 
 demo: install
 	$(PY) docs/demo.py
@@ -98,4 +141,4 @@ fuzz: install
 	$(PY) -m fuzz --save-regressions $(FUZZ_ARGS)
 
 clean:
-	rm -rf build dist target project/target project/project python/colsem/jars $(VENV)/.installed
+	rm -rf build dist target project/target project/project python/colsem/jars .venv/.installed .venv-*/.installed

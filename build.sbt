@@ -1,8 +1,12 @@
-// sbt build of the same sources `pip install .` compiles (python/build_jar.py), for JVM developers:
-//   make sbt-test       runs the ScalaTest suites (sbt test)
-//   make publish-local  publishes io.github.colsem:colsem-spark-<line>_<scala> to ~/.m2 (sbt publishM2)
-// Versions come from jvm/versions.properties. Spark's classes come from the installed pyspark
-// wheel (Spark 4.3.0 is not on Maven Central): set COLSEM_SPARK_JARS to use another folder.
+// sbt build of the same sources `pip install .` compiles (python/build_jar.py), for JVM developers.
+// One Spark line per sbt run, chosen by -Dcolsem.line=<line> (or COLSEM_LINE; default: default.line
+// in jvm/versions.properties):
+//   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
+//   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for every line
+// Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*). Spark's
+// classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found or
+// downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default python3),
+// or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
 import java.util.Properties
 
 val versions: Properties = {
@@ -13,9 +17,27 @@ val versions: Properties = {
 def v(key: String): String = Option(versions.getProperty(key)).map(_.trim)
   .getOrElse(sys.error(s"jvm/versions.properties has no $key"))
 
-val sparkLine = v("spark.line")
+val sparkLine: String = {
+  val line = sys.props.get("colsem.line").orElse(sys.env.get("COLSEM_LINE")).map(_.trim)
+    .filter(_.nonEmpty).getOrElse(v("default.line"))
+  if (!v("lines").split(",").map(_.trim).contains(line)) {
+    sys.error(s"colsem.line=$line is not one of lines=${v("lines")} in jvm/versions.properties")
+  }
+  line
+}
+def lv(key: String): String = v(s"line.$sparkLine.$key")
+val scalaBinary = lv("scala.binary")
+val sparkVersion = lv("spark.version")
+val shimFolders: Seq[String] = {
+  val names = Option(versions.getProperty(s"line.$sparkLine.shims")).toSeq
+    .flatMap(_.split(",")).map(_.trim).filter(_.nonEmpty)
+  if (names.isEmpty) {
+    sys.error(s"line.$sparkLine.shims is not set in jvm/versions.properties: Spark $sparkLine is not ported yet.")
+  }
+  names
+}
 
-lazy val sparkJars = taskKey[Seq[File]]("Spark's jars from the pyspark wheel (or COLSEM_SPARK_JARS)")
+lazy val sparkJars = taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
 
 lazy val root = (project in file("."))
   .settings(
@@ -23,40 +45,45 @@ lazy val root = (project in file("."))
     name := s"colsem-spark-$sparkLine",
     moduleName := name.value,
     version := v("colsem.version"),
-    scalaVersion := v("scala.version"),
+    scalaVersion := lv("scala.version"),
+    // One output folder per line: switching lines never mixes two Scala versions' classes.
+    target := baseDirectory.value / "target" / s"spark-$sparkLine",
     // Spark provides the Scala library at run time; keeping it out of the POM lets
     // `spark-submit --packages` resolve the colsem jar alone.
     autoScalaLibrary := false,
     Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",
-    Compile / unmanagedSourceDirectories +=
-      baseDirectory.value / "jvm" / "src" / "main" / "shims" / s"spark-$sparkLine",
+    Compile / unmanagedSourceDirectories ++=
+      shimFolders.map(name => baseDirectory.value / "jvm" / "src" / "main" / "shims" / name),
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "io" / "colsem" / "colsem-build.properties"
-      val keys = Seq("colsem.version", "spark.version", "spark.line", "scala.binary", "pyspark.supported")
-      IO.write(out, keys.map(k => s"$k=${v(k)}").mkString("", "\n", "\nsource.fingerprint=sbt\n"))
+      val values = Seq("colsem.version" -> v("colsem.version"), "spark.version" -> sparkVersion,
+        "spark.line" -> sparkLine, "scala.binary" -> scalaBinary, "pyspark.supported" -> lv("pyspark.supported"))
+      IO.write(out, values.map { case (k, x) => s"$k=$x" }.mkString("", "\n", "\nsource.fingerprint=sbt\n"))
       Seq(out)
     }.taskValue,
     sparkJars := {
-      val dir = sys.env.get("COLSEM_SPARK_JARS").map(file).getOrElse {
-        val venvLib = baseDirectory.value / ".venv" / "lib"
-        val candidates = Option(venvLib.listFiles).toSeq.flatten.map(_ / "site-packages" / "pyspark" / "jars")
-        candidates.find(_.isDirectory).getOrElse(sys.error(
-          s"No pyspark jars in .venv: run `make venv` (pyspark==${v("spark.version")}) or set COLSEM_SPARK_JARS."))
-      }
-      val jars = (dir * "*.jar").get
-      val core = jars.map(_.getName).find(_.startsWith("spark-core_"))
-      if (!core.exists(_.contains(s"-${v("spark.version")}.jar"))) {
-        sys.error(s"$dir does not hold Spark ${v("spark.version")} (found ${core.getOrElse("no spark-core")}).")
-      }
-      jars
+      val core = s"spark-core_$scalaBinary-$sparkVersion.jar"
+      val dir = Seq(s"COLSEM_SPARK_JARS_${sparkLine.replace('.', '_')}", "COLSEM_SPARK_JARS")
+        .flatMap(sys.env.get).map(file).find(d => (d / core).isFile)
+        .getOrElse {
+          // build_jar.py knows where each line's jars are (installed pyspark, ~/.cache/colsem) and
+          // downloads that line's pyspark from PyPI when they are nowhere.
+          val python = sys.env.getOrElse("COLSEM_PYTHON", "python3")
+          val script = (baseDirectory.value / "python" / "build_jar.py").toString
+          file(scala.sys.process.Process(Seq(python, script, "--spark-jars", sparkLine)).!!.trim)
+        }
+      if (!(dir / core).isFile) sys.error(s"$dir does not hold Spark $sparkVersion ($core).")
+      (dir * "*.jar").get
     },
     Compile / unmanagedJars ++= sparkJars.value.classpath,
     Test / unmanagedJars ++= sparkJars.value.classpath,
     libraryDependencies += "org.scalatest" %% "scalatest" % v("scalatest.version") % Test,
-    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked", "-Werror"),
+    // As python/build_jar.py's scalac_options: Scala 2.12 spells fatal warnings -Xfatal-warnings.
+    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
+      if (scalaBinary == "2.12") "-Xfatal-warnings" else "-Werror"),
     Test / fork := true,
     Test / javaOptions ++= Seq("-Xmx2g", "-Dspark.ui.enabled=false",
       s"-Dspark.sql.warehouse.dir=${target.value / "spark-warehouse"}") ++ Seq(

@@ -1,37 +1,49 @@
-"""Compile colsem's Scala sources into the jar that ships inside the Python package.
+"""Compile colsem's Scala sources into one jar per Spark line, for the Python package and Maven.
 
-Used three ways, all through :func:`build_jar`:
-  * the hatch build hook (``pip install .``, ``python -m build``) -- see ``hatch_hooks.py``;
-  * ``make jar`` -- ``python python/build_jar.py``;
-  * the tests, which read :func:`read_versions`.
+Used three ways, all through :func:`build_jars`:
+  * the hatch build hook (``pip install .``, ``python -m build``): every line, see ``hatch_hooks.py``;
+  * ``make jar`` -- ``python python/build_jar.py [--line L ...]``;
+  * the tests and build.sbt helpers, which read :func:`read_versions` and :func:`line_versions`.
 
-Needs no sbt and no network: the Scala compiler, the Scala library and every Spark class come from
-the installed pyspark wheel, whose version must equal ``spark.version`` in
-``jvm/versions.properties``. A jar whose recorded source fingerprint matches the sources is reused.
+Lines and their versions come from ``jvm/versions.properties``. Line L compiles
+``jvm/src/main/scala`` plus the folders ``line.L.shims`` names under ``jvm/src/main/shims/``, with
+the Scala compiler and Spark jars of pyspark ``line.L.spark.version``. Those jars are found, in
+this order: ``$COLSEM_SPARK_JARS_<L>`` (``L`` with ``_`` for ``.``, e.g. ``COLSEM_SPARK_JARS_3_5``);
+``$COLSEM_SPARK_JARS`` when it holds that Spark version; the pyspark installed in this Python when
+it is that version; the colsem cache (``$COLSEM_CACHE_DIR``, default ``~/.cache/colsem``); else
+pyspark is downloaded from PyPI with pip into that cache once (a few hundred MB a line) and only
+its ``jars`` folder is kept. No sbt, no Maven. A jar whose recorded source fingerprint matches the
+sources is reused.
+
+Default lines: every line in ``lines=`` (a wheel carries them all). ``--line`` (repeatable, or
+comma separated) builds fewer, e.g. ``--line 4.3`` for a quick local rebuild.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 import zipfile
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 VERSIONS_FILE = ROOT / "jvm" / "versions.properties"
 BUILD_PROPERTIES = "io/colsem/colsem-build.properties"
 JAR_DIR = ROOT / "python" / "colsem" / "jars"
+SHIMS_DIR = ROOT / "jvm" / "src" / "main" / "shims"
 EXTENSION_CLASS = "io.colsem.ColsemExtensions"
+# Keys of one line's flat view (line_versions) that go into the jar's colsem-build.properties.
+RECORDED_KEYS = ["colsem.version", "spark.version", "spark.line", "scala.binary", "pyspark.supported"]
 
 
 class JarBuildError(RuntimeError):
@@ -49,12 +61,66 @@ def read_versions(path: Path = VERSIONS_FILE) -> Dict[str, str]:
     return versions
 
 
-def artifact_id(versions: Dict[str, str]) -> str:
-    return f"colsem-spark-{versions['spark.line']}_{versions['scala.binary']}"
+def all_lines(versions: Dict[str, str]) -> List[str]:
+    """The Spark lines colsem supports, oldest first (``lines=``)."""
+    return [line.strip() for line in versions["lines"].split(",") if line.strip()]
 
 
-def jar_name(versions: Dict[str, str]) -> str:
-    return f"{artifact_id(versions)}-{versions['colsem.version']}.jar"
+def default_line(versions: Dict[str, str]) -> str:
+    return versions["default.line"]
+
+
+def line_versions(versions: Dict[str, str], line: str) -> Dict[str, str]:
+    """One line's view of versions.properties, with the flat keys the build and the jar use:
+    colsem.version, maven.group, spark.line, spark.version, scala.version, scala.binary,
+    pyspark.supported, shims (comma list, '' when the line has no shims yet)."""
+    if line not in all_lines(versions):
+        raise JarBuildError(
+            f"Spark line {line!r} is not one of colsem's lines ({', '.join(all_lines(versions))}); "
+            "see lines= in jvm/versions.properties.")
+    flat = {"colsem.version": versions["colsem.version"], "maven.group": versions["maven.group"],
+            "spark.line": line, "shims": versions.get(f"line.{line}.shims", "")}
+    for key in ("spark.version", "scala.version", "scala.binary", "pyspark.supported"):
+        full = f"line.{line}.{key}"
+        if full not in versions:
+            raise JarBuildError(f"jvm/versions.properties has no {full}.")
+        flat[key] = versions[full]
+    return flat
+
+
+def _parse_version(version: str) -> tuple:
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
+def supported_union(versions: Dict[str, str], lines: Optional[Sequence[str]] = None) -> str:
+    """One PEP 440 specifier set admitting the pyspark versions of ``lines`` (default: all).
+
+    PEP 440 has no 'or', so this is the span from the oldest line to the newest, with every
+    minor line in between that colsem does not support excluded (``!=4.1.*``). Across a major
+    version only the new major's skipped lines are excluded: 3.5 is the last 3.x line Spark
+    released, so ``>=3.5.0,<4.4`` admits exactly 3.5 and 4.0-4.3."""
+    chosen = sorted(lines or all_lines(versions), key=_parse_version)
+    low = _parse_version(line_versions(versions, chosen[0])["pyspark.supported"].split(",")[0])
+    high = _parse_version(line_versions(versions, chosen[-1])["pyspark.supported"].split(",")[-1])
+    clauses = [f">={'.'.join(map(str, low))}"]
+    held = sorted({_parse_version(line)[:2] for line in chosen})
+    for (major, minor), (next_major, next_minor) in zip(held, held[1:]):
+        first = minor + 1 if major == next_major else 0  # 3.5 -> 4.x: 3.6+ does not exist
+        clauses += [f"!={next_major}.{m}.*" for m in range(first, next_minor)]
+    clauses.append(f"<{'.'.join(map(str, high))}")
+    return ",".join(clauses)
+
+
+def artifact_id(lv: Dict[str, str]) -> str:
+    return f"colsem-spark-{lv['spark.line']}_{lv['scala.binary']}"
+
+
+def jar_name(lv: Dict[str, str]) -> str:
+    return f"{artifact_id(lv)}-{lv['colsem.version']}.jar"
+
+
+def maven_coordinate(lv: Dict[str, str]) -> str:
+    return f"{lv['maven.group']}:{artifact_id(lv)}:{lv['colsem.version']}"
 
 
 def _log(message: str) -> None:
@@ -78,37 +144,168 @@ def check_java() -> str:
     return java
 
 
-def find_spark_jars(versions: Dict[str, str]) -> Path:
-    """The folder of Spark's jars to compile against: $COLSEM_SPARK_JARS, else installed pyspark's."""
-    override = os.environ.get("COLSEM_SPARK_JARS")
+# ---------------------------------------------------------------------------------------------
+# Spark's jars for a line
+
+
+def cache_dir() -> Path:
+    """Where downloaded pyspark distributions and their jars are kept."""
+    override = os.environ.get("COLSEM_CACHE_DIR")
     if override:
-        folder = Path(override)
-    else:
-        spec = importlib.util.find_spec("pyspark")
-        if spec is None or spec.origin is None:
-            raise JarBuildError(
-                f"pyspark=={versions['spark.version']} must be installed in the Python that builds "
-                "colsem (its jars hold the Scala compiler and Spark's classes), or set "
-                "COLSEM_SPARK_JARS to a folder of Spark "
-                f"{versions['spark.version']} jars. `make jar` sets this up in .venv.")
-        folder = Path(spec.origin).parent / "jars"
-    core = list(folder.glob(f"spark-core_{versions['scala.binary']}-*.jar"))
-    if not core:
-        raise JarBuildError(f"{folder} holds no spark-core_{versions['scala.binary']} jar.")
-    found = core[0].name[len(f"spark-core_{versions['scala.binary']}-"):-len(".jar")]
-    if found != versions["spark.version"]:
+        return Path(override)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "colsem"
+
+
+def installed_pyspark() -> Optional[Path]:
+    """The folder of the pyspark package this Python would import (not imported: cheap)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyspark")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent
+
+
+def installed_pyspark_version() -> Optional[str]:
+    folder = installed_pyspark()
+    if folder is None or not (folder / "version.py").is_file():
+        return None
+    match = re.search(r"""__version__[^=]*=\s*["']([^"']+)["']""", (folder / "version.py").read_text())
+    return match.group(1) if match else None
+
+
+def spark_version_of(folder: Path, scala_binary: str) -> Optional[str]:
+    """The Spark version whose spark-core jar ``folder`` holds, or None."""
+    prefix = f"spark-core_{scala_binary}-"
+    for jar in folder.glob(f"{prefix}*.jar"):
+        return jar.name[len(prefix):-len(".jar")]
+    return None
+
+
+def _holds(folder: Path, lv: Dict[str, str]) -> bool:
+    return folder.is_dir() and spark_version_of(folder, lv["scala.binary"]) == lv["spark.version"]
+
+
+def _download_pyspark(version: str, into: Path) -> Path:
+    """pip-download pyspark==version (no dependencies) into ``into``; return the archive."""
+    into.mkdir(parents=True, exist_ok=True)
+    existing = sorted(into.glob(f"pyspark-{version}.tar.gz")) + sorted(into.glob(f"pyspark-{version}-*.whl"))
+    if existing:
+        return existing[0]
+    _log(f"downloading pyspark {version} from PyPI into {into} (once; a few hundred MB) ...")
+    started = time.monotonic()
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+           "--progress-bar", "on" if sys.stderr.isatty() else "off", "-d", str(into), f"pyspark=={version}"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    for out in proc.stdout:  # pip's own lines, prefixed, as progress
+        out = out.rstrip()
+        if out:
+            _log(f"  pip: {out}")
+    if proc.wait() != 0:
         raise JarBuildError(
-            f"colsem compiles against Spark {versions['spark.version']} (jvm/versions.properties) "
-            f"but {folder} holds Spark {found}. Install pyspark=={versions['spark.version']}.")
-    return folder
+            f"`pip download pyspark=={version}` failed (see above). colsem compiles each Spark line "
+            f"against that line's pyspark jars: check the network, or point COLSEM_SPARK_JARS_"
+            f"<line> at a folder of Spark {version} jars.")
+    found = sorted(into.glob(f"pyspark-{version}.tar.gz")) + sorted(into.glob(f"pyspark-{version}-*.whl"))
+    if not found:
+        raise JarBuildError(f"pip downloaded no pyspark-{version} archive into {into}.")
+    size = found[0].stat().st_size / 1e6
+    _log(f"downloaded {found[0].name} ({size:.0f} MB) in {time.monotonic() - started:.0f}s")
+    return found[0]
 
 
-def _sources(versions: Dict[str, str]) -> List[Path]:
-    main = ROOT / "jvm" / "src" / "main"
-    shim = main / "shims" / f"spark-{versions['spark.line']}"
-    if not shim.is_dir():
-        raise JarBuildError(f"No shim folder {shim.relative_to(ROOT)} for Spark {versions['spark.line']}.")
-    return sorted((main / "scala").rglob("*.scala")) + sorted(shim.rglob("*.scala"))
+def _extract_jars(archive: Path, target: Path) -> None:
+    """Copy only the jars folder of a pyspark sdist (``*/deps/jars``) or wheel (``pyspark/jars``)."""
+    tmp = Path(tempfile.mkdtemp(prefix=target.name + ".", dir=target.parent))
+    try:
+        if archive.name.endswith(".whl"):
+            with zipfile.ZipFile(archive) as zf:
+                for name in zf.namelist():
+                    if name.startswith("pyspark/jars/") and name.endswith(".jar"):
+                        (tmp / Path(name).name).write_bytes(zf.read(name))
+        else:
+            with tarfile.open(archive) as tf:
+                for member in tf:
+                    parts = member.name.split("/")
+                    if member.isfile() and len(parts) == 4 and parts[1:3] == ["deps", "jars"] \
+                            and parts[3].endswith(".jar"):
+                        source = tf.extractfile(member)
+                        assert source is not None
+                        with source, open(tmp / parts[3], "wb") as out:
+                            shutil.copyfileobj(source, out)
+        if not any(tmp.glob("spark-core_*.jar")):
+            raise JarBuildError(f"{archive} has no Spark jars (no spark-core_*.jar in its jars folder).")
+        shutil.rmtree(target, ignore_errors=True)
+        tmp.rename(target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def find_spark_jars(lv: Dict[str, str], download: bool = True) -> Path:
+    """The folder of Spark ``lv['spark.version']``'s jars (see the module docstring for the order)."""
+    line, version = lv["spark.line"], lv["spark.version"]
+    per_line = os.environ.get(f"COLSEM_SPARK_JARS_{line.replace('.', '_')}")
+    if per_line:
+        if not _holds(Path(per_line), lv):
+            raise JarBuildError(
+                f"COLSEM_SPARK_JARS_{line.replace('.', '_')}={per_line} does not hold Spark {version} "
+                f"(found {spark_version_of(Path(per_line), lv['scala.binary']) or 'no spark-core'}).")
+        return Path(per_line)
+    candidates = []
+    if os.environ.get("COLSEM_SPARK_JARS"):
+        candidates.append(Path(os.environ["COLSEM_SPARK_JARS"]))
+    pyspark = installed_pyspark()
+    if pyspark is not None:
+        candidates.append(pyspark / "jars")
+    cached = cache_dir() / "spark-jars" / version
+    candidates.append(cached)
+    for folder in candidates:
+        if _holds(folder, lv):
+            return folder
+    if not download:
+        raise JarBuildError(f"No Spark {version} jars found (looked in {', '.join(map(str, candidates))}).")
+    archive = _download_pyspark(version, cache_dir() / "downloads")
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    _extract_jars(archive, cached)
+    archive.unlink()  # only the jars are needed; the distribution would double the cache's size
+    if not _holds(cached, lv):
+        raise JarBuildError(f"{archive} does not hold Spark {version}'s spark-core_{lv['scala.binary']} jar.")
+    _log(f"Spark {version} jars cached in {cached}")
+    return cached
+
+
+# ---------------------------------------------------------------------------------------------
+# Compiling one line
+
+
+def shim_folders(lv: Dict[str, str]) -> List[Path]:
+    names = [n.strip() for n in lv["shims"].split(",") if n.strip()]
+    folders = [SHIMS_DIR / n for n in names]
+    for folder in folders:
+        if not folder.is_dir():
+            raise JarBuildError(
+                f"line.{lv['spark.line']}.shims names {folder.relative_to(ROOT)}, which does not exist.")
+    return folders
+
+
+def is_ported(lv: Dict[str, str]) -> bool:
+    """Whether versions.properties says which shim folders line L compiles (line.L.shims)."""
+    return bool(lv["shims"].strip())
+
+
+def ported_lines(versions: Dict[str, str]) -> List[str]:
+    """The lines a full build compiles: those with line.L.shims."""
+    return [line for line in all_lines(versions) if is_ported(line_versions(versions, line))]
+
+
+def source_roots(lv: Dict[str, str]) -> List[Path]:
+    return [ROOT / "jvm" / "src" / "main" / "scala"] + shim_folders(lv)
+
+
+def _sources(lv: Dict[str, str]) -> List[Path]:
+    return [p for root in source_roots(lv) for p in sorted(root.rglob("*.scala"))]
 
 
 def _resources() -> List[Path]:
@@ -116,8 +313,10 @@ def _resources() -> List[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
-def source_fingerprint(files: Iterable[Path]) -> str:
+def source_fingerprint(files: Iterable[Path], lv: Dict[str, str]) -> str:
     digest = hashlib.sha256()
+    for key in sorted(lv):
+        digest.update(f"{key}={lv[key]}\0".encode())
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(b"\0")
@@ -126,39 +325,49 @@ def source_fingerprint(files: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
-def _recorded_fingerprint(jar: Path) -> str:
+def read_jar_properties(jar: Path) -> Dict[str, str]:
+    """The jar's colsem-build.properties ({} when it has none)."""
     try:
         with zipfile.ZipFile(jar) as zf:
             text = zf.read(BUILD_PROPERTIES).decode("utf-8")
     except (OSError, KeyError, zipfile.BadZipFile):
-        return ""
-    match = re.search(r"^source\.fingerprint=(\w+)$", text, re.M)
-    return match.group(1) if match else ""
+        return {}
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
 
 
-def build_properties(versions: Dict[str, str], fingerprint: str) -> str:
-    keys = ["colsem.version", "spark.version", "spark.line", "scala.binary", "pyspark.supported"]
-    lines = [f"{k}={versions[k]}" for k in keys] + [f"source.fingerprint={fingerprint}"]
+def build_properties(lv: Dict[str, str], fingerprint: str) -> str:
+    lines = [f"{k}={lv[k]}" for k in RECORDED_KEYS] + [f"source.fingerprint={fingerprint}"]
     return "\n".join(lines) + "\n"
 
 
-def _compile(java: str, spark_jars: Path, versions: Dict[str, str], sources: List[Path], out: Path) -> None:
-    scala = versions["scala.version"]
-    compiler_cp = os.pathsep.join(
-        str(spark_jars / f"scala-{name}-{scala}.jar") for name in ("compiler", "library", "reflect"))
-    cmd = [java, "-Xss8m", "-cp", compiler_cp, "scala.tools.nsc.Main",
-           "-release", "17", "-deprecation", "-feature", "-unchecked", "-Werror",
-           "-classpath", str(spark_jars / "*"), "-d", str(out)] + [str(s) for s in sources]
+def scalac_options(lv: Dict[str, str]) -> List[str]:
+    """The same options for every line; Scala 2.12 spells fatal warnings -Xfatal-warnings."""
+    fatal = "-Xfatal-warnings" if lv["scala.binary"] == "2.12" else "-Werror"
+    return ["-release", "17", "-deprecation", "-feature", "-unchecked", fatal]
+
+
+def _compile(java: str, spark_jars: Path, lv: Dict[str, str], sources: List[Path], out: Path) -> None:
+    scala = lv["scala.version"]
+    compiler = [spark_jars / f"scala-{name}-{scala}.jar" for name in ("compiler", "library", "reflect")]
+    missing = [p.name for p in compiler if not p.exists()]
+    if missing:
+        raise JarBuildError(
+            f"{spark_jars} has no {', '.join(missing)}: line.{lv['spark.line']}.scala.version in "
+            f"jvm/versions.properties must be the Scala inside pyspark {lv['spark.version']} "
+            f"(found {', '.join(p.name for p in spark_jars.glob('scala-library-*.jar'))}).")
+    cmd = [java, "-Xss8m", "-cp", os.pathsep.join(map(str, compiler)), "scala.tools.nsc.Main",
+           *scalac_options(lv), "-classpath", str(spark_jars / "*"), "-d", str(out)] + [str(s) for s in sources]
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
-        raise JarBuildError("scalac failed:\n" + (result.stdout + result.stderr).strip())
+        raise JarBuildError(f"scalac (Spark {lv['spark.line']}, Scala {scala}) failed:\n"
+                            + (result.stdout + result.stderr).strip())
 
 
-def _write_jar(jar: Path, classes: Path, versions: Dict[str, str], fingerprint: str) -> None:
+def _write_jar(jar: Path, classes: Path, lv: Dict[str, str], fingerprint: str) -> None:
     resources = ROOT / "jvm" / "src" / "main" / "resources"
-    manifest = (f"Manifest-Version: 1.0\nImplementation-Title: {artifact_id(versions)}\n"
-                f"Implementation-Version: {versions['colsem.version']}\n"
-                f"Implementation-Vendor: {versions['maven.group']}\n\n")
+    manifest = (f"Manifest-Version: 1.0\nImplementation-Title: {artifact_id(lv)}\n"
+                f"Implementation-Version: {lv['colsem.version']}\n"
+                f"Implementation-Vendor: {lv['maven.group']}\n\n")
     tmp = jar.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("META-INF/MANIFEST.MF", manifest)
@@ -166,54 +375,118 @@ def _write_jar(jar: Path, classes: Path, versions: Dict[str, str], fingerprint: 
             zf.write(path, str(path.relative_to(classes)))
         for path in _resources():
             zf.write(path, str(path.relative_to(resources)))
-        zf.writestr(BUILD_PROPERTIES, build_properties(versions, fingerprint))
+        zf.writestr(BUILD_PROPERTIES, build_properties(lv, fingerprint))
     tmp.replace(jar)
 
 
-def build_jar(out_dir: Path = JAR_DIR, force: bool = False) -> Path:
-    """Build (or reuse) the jar in ``out_dir`` and write ``build.json`` beside it."""
-    versions = read_versions()
-    sources = _sources(versions)
-    fingerprint = source_fingerprint(sources + _resources() + [VERSIONS_FILE, Path(__file__).resolve()])
+def build_line(line: str, out_dir: Path = JAR_DIR, force: bool = False) -> Path:
+    """Build (or reuse) line ``line``'s jar in ``out_dir``."""
+    lv = line_versions(read_versions(), line)
+    if not is_ported(lv):
+        raise JarBuildError(f"Spark {line} has no line.{line}.shims in jvm/versions.properties yet.")
+    sources = _sources(lv)
+    fingerprint = source_fingerprint(sources + _resources() + [Path(__file__).resolve()], lv)
     out_dir.mkdir(parents=True, exist_ok=True)
-    jar = out_dir / jar_name(versions)
-    for stale in out_dir.glob("*.jar"):
-        if stale != jar:
-            stale.unlink()
-    if not force and jar.exists() and _recorded_fingerprint(jar) == fingerprint:
+    jar = out_dir / jar_name(lv)
+    if not force and jar.exists() and read_jar_properties(jar).get("source.fingerprint") == fingerprint:
         _log(f"{jar.name} is up to date")
-    else:
-        java = check_java()
-        spark_jars = find_spark_jars(versions)
-        _log(f"compiling {len(sources)} Scala files against Spark {versions['spark.version']} "
-             f"(Scala {versions['scala.version']}) ...")
-        started = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="colsem-classes-") as classes:
-            _compile(java, spark_jars, versions, sources, Path(classes))
-            _write_jar(jar, Path(classes), versions, fingerprint)
-        _log(f"wrote {jar.relative_to(ROOT) if jar.is_relative_to(ROOT) else jar} "
-             f"in {time.monotonic() - started:.1f}s")
-    info = {
-        "jar": jar.name,
-        "version": versions["colsem.version"],
-        "spark_version": versions["spark.version"],
-        "spark_line": versions["spark.line"],
-        "scala_binary": versions["scala.binary"],
-        "pyspark_supported": versions["pyspark.supported"],
-        "maven_coordinate": f"{versions['maven.group']}:{artifact_id(versions)}:{versions['colsem.version']}",
-        "extension_class": EXTENSION_CLASS,
-    }
-    (out_dir / "build.json").write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+        return jar
+    java = check_java()
+    spark_jars = find_spark_jars(lv)
+    _log(f"compiling {len(sources)} Scala files for Spark {line} against Spark {lv['spark.version']} "
+         f"(Scala {lv['scala.version']}, jars in {spark_jars}) ...")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="colsem-classes-") as classes:
+        _compile(java, spark_jars, lv, sources, Path(classes))
+        _write_jar(jar, Path(classes), lv, fingerprint)
+    _log(f"wrote {jar.relative_to(ROOT) if jar.is_relative_to(ROOT) else jar} "
+         f"in {time.monotonic() - started:.1f}s")
     return jar
 
 
-def main(argv: List[str] | None = None) -> int:
+def jar_record(jar: Path) -> Dict[str, str]:
+    """build.json's entry for one jar, from the jar's own colsem-build.properties."""
+    props = read_jar_properties(jar)
+    lv = line_versions(read_versions(), props["spark.line"])
+    return {
+        "jar": jar.name,
+        "spark_version": props["spark.version"],
+        "spark_line": props["spark.line"],
+        "scala_binary": props["scala.binary"],
+        "pyspark_supported": props["pyspark.supported"],
+        "maven_coordinate": maven_coordinate(lv),
+    }
+
+
+def write_build_json(out_dir: Path, jars: Sequence[Path]) -> Path:
+    """build.json: the package's version and one entry per bundled jar (oldest line first)."""
+    versions = read_versions()
+    records = sorted((jar_record(j) for j in jars), key=lambda r: _parse_version(r["spark_line"]))
+    info = {
+        "version": versions["colsem.version"],
+        "extension_class": EXTENSION_CLASS,
+        "pyspark_supported": supported_union(versions, [r["spark_line"] for r in records]),
+        "jars": records,
+    }
+    path = out_dir / "build.json"
+    path.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def build_jars(lines: Optional[Sequence[str]] = None, out_dir: Path = JAR_DIR, force: bool = False,
+               skip_unported: bool = True) -> List[Path]:
+    """Build every line in ``lines`` (default: all) into ``out_dir`` and write build.json listing
+    the jars there. A line with no ``line.L.shims`` yet is skipped with a message (an error when
+    it was asked for by name, ``skip_unported=False``). Jars of other lines already in ``out_dir``
+    stay (and stay listed) so ``--line 4.3`` rebuilds one jar of a multi-line package."""
+    versions = read_versions()
+    wanted = list(lines) if lines else all_lines(versions)
+    built: List[Path] = []
+    for line in wanted:
+        lv = line_versions(versions, line)
+        if not is_ported(lv):
+            if not skip_unported:
+                raise JarBuildError(f"Spark {line} has no line.{line}.shims in jvm/versions.properties: "
+                                    "its shims are not written yet.")
+            _log(f"skipping Spark {line}: no line.{line}.shims in jvm/versions.properties yet")
+            continue
+        built.append(build_line(line, out_dir, force))
+    current = {jar_name(line_versions(versions, line)) for line in all_lines(versions)}
+    for stale in out_dir.glob("*.jar"):
+        if stale.name not in current or not read_jar_properties(stale):
+            stale.unlink()
+    if lines:
+        listed = sorted(out_dir.glob("*.jar"))
+    else:
+        listed = built
+        for other in out_dir.glob("*.jar"):
+            if other not in built:
+                other.unlink()
+    write_build_json(out_dir, listed)
+    return built
+
+
+def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--line", action="append", default=[],
+                        help="Spark line to build (repeatable or comma separated; default: every line)")
     parser.add_argument("--force", action="store_true", help="rebuild even if the jar is up to date")
     parser.add_argument("--out", type=Path, default=JAR_DIR, help="output folder (default: %(default)s)")
+    parser.add_argument("--spark-jars", metavar="LINE", help="print the folder of LINE's Spark jars "
+                        "(downloading them if needed) and exit; build.sbt and the Makefile use it")
+    parser.add_argument("--get", metavar="KEY", help="print one line's value of KEY (with --line) and exit")
     args = parser.parse_args(argv)
+    lines = [l.strip() for item in args.line for l in item.split(",") if l.strip()]
     try:
-        print(build_jar(args.out, force=args.force))
+        versions = read_versions()
+        if args.spark_jars:
+            print(find_spark_jars(line_versions(versions, args.spark_jars)))
+            return 0
+        if args.get:
+            print(line_versions(versions, lines[0] if lines else default_line(versions))[args.get])
+            return 0
+        for jar in build_jars(lines or None, args.out, force=args.force, skip_unported=not lines):
+            print(jar)
     except JarBuildError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

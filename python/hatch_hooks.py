@@ -1,4 +1,4 @@
-"""Hatch hooks: build the jar into the wheel, and take version and dependencies from
+"""Hatch hooks: build one jar per Spark line into the wheel, and take version and dependencies from
 jvm/versions.properties so that file stays the one source of truth."""
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ class ColsemMetadataHook(MetadataHookInterface):
     def update(self, metadata: Dict[str, Any]) -> None:
         versions = build_jar.read_versions()
         metadata["version"] = versions["colsem.version"]
-        metadata["dependencies"] = [f"pyspark{versions['pyspark.supported']}"]
+        # Every line the wheel carries a jar for, as one specifier set.
+        metadata["dependencies"] = [
+            f"pyspark{build_jar.supported_union(versions, build_jar.ported_lines(versions))}"]
 
 
 class ColsemJarHook(BuildHookInterface):
@@ -26,8 +28,9 @@ class ColsemJarHook(BuildHookInterface):
         if self.target_name != "wheel":
             return
         try:
-            jar = build_jar.build_jar()
+            jars = build_jar.build_jars()
         except build_jar.JarBuildError as exc:
-            raise SystemExit(f"colsem: cannot build the jar: {exc}") from None
-        build_data["force_include"][str(jar)] = f"colsem/jars/{jar.name}"
-        build_data["force_include"][str(jar.parent / "build.json")] = "colsem/jars/build.json"
+            raise SystemExit(f"colsem: cannot build the jars: {exc}") from None
+        for jar in jars:
+            build_data["force_include"][str(jar)] = f"colsem/jars/{jar.name}"
+        build_data["force_include"][str(build_jar.JAR_DIR / "build.json")] = "colsem/jars/build.json"

@@ -14,14 +14,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 import build_jar  # noqa: E402
 
 read_versions = build_jar.read_versions
+line_versions = build_jar.line_versions
+
+
+def running_line() -> str:
+    """The Spark line of the pyspark these tests run on ("4.3", "3.5", ...)."""
+    import pyspark
+
+    return ".".join(pyspark.__version__.split(".")[:2])
 
 
 def compile_scala(sources: List[Path], spark_jars: Path, jar: Path) -> Path:
-    """Compile Scala sources against Spark's jars into ``jar`` (for test-only extensions)."""
+    """Compile Scala sources against Spark's jars into ``jar`` (for test-only extensions), with the
+    Scala compiler of the line those jars are."""
     versions = read_versions()
+    line = next(l for l in build_jar.all_lines(versions)
+                if build_jar._holds(spark_jars, line_versions(versions, l)))
     java = build_jar.check_java()
     with tempfile.TemporaryDirectory() as classes:
-        build_jar._compile(java, spark_jars, versions, sources, Path(classes))
+        build_jar._compile(java, spark_jars, line_versions(versions, line), sources, Path(classes))
         with zipfile.ZipFile(jar, "w") as zf:
             for path in Path(classes).rglob("*.class"):
                 zf.write(path, str(path.relative_to(classes)))

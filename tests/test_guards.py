@@ -7,6 +7,7 @@ from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 
 import colsem
+from build_jar_access import line_versions, read_versions, running_line
 
 
 def test_status_of_the_shared_session(spark):
@@ -18,7 +19,7 @@ def test_status_of_the_shared_session(spark):
         "built_for_spark": info.spark_line,
         "built_for_scala": info.scala_binary,
         "running_spark": spark.version,
-        "running_scala": "2.13.18",
+        "running_scala": line_versions(read_versions(), running_line())["scala.version"],
         "single_pass_resolver": "false",
         "spark.colsem.enabled": "true",
         "spark.colsem.singlePassResolver.policy": "warn",
@@ -34,13 +35,15 @@ def test_status_of_the_shared_session(spark):
 def test_unsupported_pyspark_fails_at_configure_listing_supported_versions(monkeypatch):
     import pyspark
 
-    monkeypatch.setattr(pyspark, "__version__", "3.5.1")
+    monkeypatch.setattr(pyspark, "__version__", "3.4.1")
     with pytest.raises(colsem.UnsupportedSparkVersion) as err:
         colsem.configure(SparkSession.builder)
+    lines = ", ".join(f"{b.spark_line} (pyspark {b.pyspark_supported}, Scala {b.scala_binary})"
+                      for b in colsem.builds())
     assert str(err.value) == (
-        "colsem 0.1.0 supports pyspark >=4.3.0,<4.4 (Spark 4.3, Scala 2.13) but pyspark 3.5.1 is "
-        "installed. Install a supported pyspark (pip install 'pyspark>=4.3.0,<4.4') or a colsem "
-        "build for your Spark line.")
+        f"colsem 0.1.0 carries jars for Spark {lines} but pyspark 3.4.1 is installed. Install a "
+        f"supported pyspark (pip install 'pyspark{colsem.pyspark_supported()}') or a colsem build "
+        "for your Spark line.")
 
 
 @pytest.mark.parametrize("version,supported", [
@@ -48,6 +51,13 @@ def test_unsupported_pyspark_fails_at_configure_listing_supported_versions(monke
     ("3.5.8", False)])
 def test_supported_range(version, supported):
     assert colsem._versions.is_supported(version, ">=4.3.0,<4.4") is supported
+
+
+@pytest.mark.parametrize("version,supported", [
+    ("3.4.4", False), ("3.5.0", True), ("3.5.9", True), ("4.0.5", True), ("4.1.0", False),
+    ("4.1.4", False), ("4.2.1", True), ("4.3.0", True), ("4.4.0", False)])
+def test_supported_range_with_excluded_lines(version, supported):
+    assert colsem._versions.is_supported(version, ">=3.5.0,!=4.1.*,<4.4") is supported
 
 
 def test_configure_on_a_connect_builder_explains_the_server_side_setup():

@@ -1,5 +1,5 @@
-"""The wheel carries the jar, its build record and the auto-registration hook, all consistent with
-jvm/versions.properties (the one source of truth for versions)."""
+"""The wheel carries one jar per Spark line, their build record and the auto-registration hook, all
+consistent with jvm/versions.properties (the one source of truth for versions)."""
 
 from __future__ import annotations
 
@@ -10,36 +10,56 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import pytest
+
 import colsem
-from build_jar_access import read_versions
+from build_jar_access import build_jar, line_versions, read_versions, running_line
 from conftest import ROOT
 
 VERSIONS = read_versions()
+PORTED = build_jar.ported_lines(VERSIONS)
 
 
-def test_build_requirement_pins_the_compile_spark():
-    pyproject = (ROOT / "pyproject.toml").read_text()
-    assert f'"pyspark=={VERSIONS["spark.version"]}"' in pyproject.split("[project]")[0]
+def test_build_needs_no_pyspark_requirement():
+    """Each line's Spark jars are found or downloaded by build_jar.py, not pip-installed."""
+    build_system = (ROOT / "pyproject.toml").read_text().split("[project]")[0]
+    assert 'requires = ["hatchling>=1.21"]' in build_system
 
 
-def test_installed_build_record_matches_versions_file():
+def test_installed_package_has_one_jar_per_ported_line():
+    assert [b.spark_line for b in colsem.builds()] == PORTED
+    assert colsem.__version__ == VERSIONS["colsem.version"]
+    assert colsem.pyspark_supported() == build_jar.supported_union(VERSIONS, PORTED)
+    for info in colsem.builds():
+        lv = line_versions(VERSIONS, info.spark_line)
+        artifact = f"colsem-spark-{info.spark_line}_{lv['scala.binary']}"
+        assert info.version == VERSIONS["colsem.version"]
+        assert (info.spark_version, info.scala_binary, info.pyspark_supported) == (
+            lv["spark.version"], lv["scala.binary"], lv["pyspark.supported"])
+        assert info.maven_coordinate == f"{VERSIONS['maven.group']}:{artifact}:{VERSIONS['colsem.version']}"
+        assert info.jar == f"{artifact}-{VERSIONS['colsem.version']}.jar"
+
+
+def test_the_running_pyspark_gets_its_lines_jar():
     info = colsem.build_info()
-    artifact = f"colsem-spark-{VERSIONS['spark.line']}_{VERSIONS['scala.binary']}"
-    assert info.version == VERSIONS["colsem.version"] == colsem.__version__
-    assert info.spark_version == VERSIONS["spark.version"]
-    assert info.pyspark_supported == VERSIONS["pyspark.supported"]
-    assert info.maven_coordinate == f"{VERSIONS['maven.group']}:{artifact}:{VERSIONS['colsem.version']}"
-    assert Path(colsem.jar_path()).name == f"{artifact}-{VERSIONS['colsem.version']}.jar"
+    assert info.spark_line == running_line()
+    assert Path(colsem.jar_path()).name == info.jar
 
 
-def test_jar_contents():
-    with zipfile.ZipFile(colsem.jar_path()) as jar:
+@pytest.mark.parametrize("line", PORTED)
+def test_jar_contents(line: str):
+    info = next(b for b in colsem.builds() if b.spark_line == line)
+    with zipfile.ZipFile(Path(colsem.__file__).parent / "jars" / info.jar) as jar:
         names = set(jar.namelist())
         services = jar.read("META-INF/services/org.apache.spark.sql.SparkSessionExtensionsProvider")
         props = jar.read("io/colsem/colsem-build.properties").decode()
     assert services.decode().strip() == "io.colsem.ColsemExtensions"
     assert {"io/colsem/ColsemExtensions.class", "error/colsem-error-conditions.json"} <= names
-    assert f"spark.line={VERSIONS['spark.line']}\n" in props
+    lv = line_versions(VERSIONS, line)
+    assert props.splitlines()[:5] == [
+        f"colsem.version={VERSIONS['colsem.version']}", f"spark.version={lv['spark.version']}",
+        f"spark.line={line}", f"scala.binary={lv['scala.binary']}",
+        f"pyspark.supported={lv['pyspark.supported']}"]
     assert re.search(r"^source\.fingerprint=[0-9a-f]{64}$", props, re.M)
 
 
@@ -68,12 +88,13 @@ def test_wheel_from_source_contains_jar_and_hook(tmp_path: Path):
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         metadata = zf.read(f"colsem-{VERSIONS['colsem.version']}.dist-info/METADATA").decode()
-    assert f"colsem/jars/{Path(colsem.jar_path()).name}" in names
+    assert {f"colsem/jars/{b.jar}" for b in colsem.builds()} == {
+        n for n in names if n.startswith("colsem/jars/") and n.endswith(".jar")}
     assert {"colsem/jars/build.json", "colsem_autoregister.pth", "colsem_autoregister.py",
             "colsem/py.typed"} <= names
     from packaging.requirements import Requirement
 
     requires = [Requirement(line.split(":", 1)[1]) for line in metadata.splitlines()
                 if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    assert [(r.name, r.specifier) for r in requires] == [
-        ("pyspark", Requirement(f"pyspark{VERSIONS['pyspark.supported']}").specifier)]
+    assert [(r.name, str(r.specifier)) for r in requires] == [
+        ("pyspark", str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, PORTED)}").specifier))]

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import colsem
+from build_jar_access import line_versions, read_versions, running_line
 from conftest import SESSION_PRELUDE, result_of, run_python
 
 EXT = "io.colsem.ColsemExtensions"
@@ -28,7 +29,7 @@ emit(status=status_of(spark), extensions=spark.conf.get("spark.sql.extensions"))
     assert out["extensions"] == EXT
     assert out["status"]["active"] == "true"
     assert out["status"]["version"] == colsem.build_info().version
-    assert out["status"]["built_for_spark"] == "4.3"
+    assert out["status"]["built_for_spark"] == running_line()
 
 
 def test_pip_install_autoregisters_a_plain_getorcreate():
@@ -142,24 +143,29 @@ emit(status=status_of(spark), jars=spark.sparkContext.getConf().get("spark.jars"
 
 
 def test_version_guard_leaves_a_mismatched_session_untouched(workdir: Path, log4j_file: Path):
-    """A jar whose build says Spark 3.5 (what a wrong-line jar carries) injects nothing."""
-    wrong = workdir / "colsem-built-for-3.5.jar"
+    """A jar whose build says another Spark line (what a wrong-line jar carries) injects nothing."""
+    line = running_line()
+    other = "3.5" if line != "3.5" else read_versions()["default.line"]
+    wrong = workdir / f"colsem-built-for-{other}.jar"
     with zipfile.ZipFile(colsem.jar_path()) as src, zipfile.ZipFile(wrong, "w") as dst:
         for item in src.infolist():
             data = src.read(item)
             if item.filename == "io/colsem/colsem-build.properties":
-                data = data.replace(b"spark.line=4.3", b"spark.line=3.5")
+                data = data.replace(f"spark.line={line}".encode(), f"spark.line={other}".encode())
             dst.writestr(item, data)
     proc = run_python(SESSION_PRELUDE + f"""
 spark = (local_builder().config("spark.jars", "{wrong}")
          .config("spark.sql.extensions", "{EXT}").getOrCreate())
-emit(status=status_of(spark), rows=[list(r) for r in spark.sql("SELECT 1 + 1 AS two").collect()])
+emit(status=status_of(spark), rows=[list(r) for r in spark.sql("SELECT 1 + 1 AS two").collect()],
+     version=spark.version)
 """, env={"COLSEM_AUTOREGISTER": "0",
           "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"})
     out = result_of(proc)
     assert out["status"]["active"] == "false"
     assert out["rows"] == [[2]]
+    running_scala = line_versions(read_versions(), line)["scala.version"]
     expected = (f"[COLSEM_INCOMPATIBLE_SPARK] colsem {colsem.build_info().version} was built for "
-                "Spark 3.5 (Scala 2.13) but this is Spark 4.3.0 (Scala 2.13.18).")
+                f"Spark {other} (Scala {colsem.build_info().scala_binary}) but this is Spark "
+                f"{out['version']} (Scala {running_scala}).")
     assert proc.stderr.count(expected) == 1, proc.stderr[-4000:]
     assert "NoSuchMethodError" not in proc.stderr

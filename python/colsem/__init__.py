@@ -11,7 +11,8 @@ interpreter start-up through colsem_autoregister.pth.
 
 from __future__ import annotations
 
-from ._build import BuildInfo, ColsemError, build_info, jar_path
+from . import _build
+from ._build import BuildInfo, ColsemError, build_info, builds, jar_path, pyspark_supported
 from ._configure import ColsemConnectError, configure, connect_instructions
 from ._respond import ColsemResponseError, respond, respond_iter, respond_text
 from ._status import status
@@ -21,18 +22,18 @@ EXTENSION_CLASS = "io.colsem.ColsemExtensions"
 
 
 def maven_coordinate() -> str:
-    """``group:artifact:version`` of the jar, for ``spark-submit --packages``."""
+    """``group:artifact:version`` of the jar for the running pyspark, for ``spark-submit --packages``."""
     return build_info().maven_coordinate
 
 
 def __getattr__(name: str) -> str:
     if name == "__version__":
-        return build_info().version
+        return _build.package_version()
     raise AttributeError(name)
 
 
 __all__ = [
     "BuildInfo", "ColsemConnectError", "ColsemError", "ColsemResponseError", "EXTENSION_CLASS", "UnsupportedSparkVersion",
-    "build_info", "check_pyspark_version", "configure", "connect_instructions", "jar_path",
-    "maven_coordinate", "respond", "respond_iter", "respond_text", "status",
+    "build_info", "builds", "check_pyspark_version", "configure", "connect_instructions", "jar_path",
+    "maven_coordinate", "pyspark_supported", "respond", "respond_iter", "respond_text", "status",
 ]

@@ -8,15 +8,18 @@ import json
 import sys
 from typing import List, Optional
 
-from . import build_info, jar_path
+from . import _build, build_info, jar_path
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="colsem", description="colsem: column semantics for Spark SQL")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("jar", help="print the bundled jar's path (for --jars / spark.jars)")
-    sub.add_parser("coordinate", help="print the Maven coordinate (for --packages)")
-    sub.add_parser("info", help="print what the bundled jar was built for, as JSON")
+    for name, help_text in (("jar", "print the path of the jar for the installed pyspark (for --jars / spark.jars)"),
+                            ("coordinate", "print the Maven coordinate of that jar (for --packages)")):
+        sub.add_parser(name, help=help_text).add_argument(
+            "--pyspark", metavar="VERSION", help="for this pyspark version instead of the installed one")
+    sub.add_parser("info", help="print the bundled jars (one per Spark line) and which one the "
+                   "installed pyspark gets, as JSON")
     sub.add_parser("status", help="start a local session and print colsem_status() as JSON")
     from . import _cli_sql
 
@@ -26,12 +29,29 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "sql":
         return _cli_sql.run(args)
-    if args.command == "jar":
-        print(jar_path())
-    elif args.command == "coordinate":
-        print(build_info().maven_coordinate)
-    elif args.command == "info":
-        print(json.dumps(vars(build_info()), indent=2))
+    try:
+        if args.command == "jar":
+            print(jar_path(args.pyspark))
+            return 0
+        if args.command == "coordinate":
+            print(build_info(args.pyspark).maven_coordinate)
+            return 0
+    except _build.UnsupportedSparkVersion as exc:
+        print(f"colsem: {exc}", file=sys.stderr)
+        return 2
+    if args.command == "info":
+        try:
+            running: Optional[str] = _build.running_pyspark_version()
+        except ImportError:
+            running = None
+        selected = _build.build_for(running) if running else None
+        print(json.dumps({
+            "version": _build.package_version(),
+            "pyspark_supported": _build.pyspark_supported(),
+            "installed_pyspark": running,
+            "selected_jar": selected.jar if selected else None,
+            "jars": [vars(b) for b in _build.builds()],
+        }, indent=2))
     else:
         from pyspark.sql import SparkSession
 

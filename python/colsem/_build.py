@@ -1,11 +1,14 @@
-"""What the bundled jar is: read from jars/build.json, written beside the jar by the build."""
+"""Which jar to load: jars/build.json (written beside the jars by the build) lists one jar per
+Spark line; the one whose pyspark range holds the running pyspark is the jar colsem uses."""
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
 
 JARS_DIR = Path(__file__).resolve().parent / "jars"
 
@@ -14,8 +17,13 @@ class ColsemError(RuntimeError):
     """Base class of colsem's Python-side errors."""
 
 
+class UnsupportedSparkVersion(ColsemError):
+    """The running pyspark is on no Spark line colsem carries a jar for."""
+
+
 @dataclass(frozen=True)
 class BuildInfo:
+    """One bundled jar: what it was built for and how to reach it."""
     jar: str
     version: str
     spark_version: str
@@ -27,18 +35,93 @@ class BuildInfo:
 
 
 @lru_cache(maxsize=1)
-def build_info() -> BuildInfo:
+def _package() -> Dict[str, Any]:
     path = JARS_DIR / "build.json"
     if not path.exists():
         raise ColsemError(
             f"{path} is missing: this colsem install has no jar. Install colsem from a wheel or "
-            "with `pip install .` (which compiles the jar), or run `make jar` in a checkout.")
-    return BuildInfo(**json.loads(path.read_text(encoding="utf-8")))
+            "with `pip install .` (which compiles the jars), or run `make jar` in a checkout.")
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
-def jar_path() -> str:
-    """Absolute path of the colsem jar inside this package, for spark.jars or --jars."""
-    jar = JARS_DIR / build_info().jar
+def package_version() -> str:
+    return str(_package()["version"])
+
+
+def pyspark_supported() -> str:
+    """The pyspark versions (PEP 440) some bundled jar runs on: the wheel's pyspark requirement."""
+    return str(_package()["pyspark_supported"])
+
+
+def builds() -> List[BuildInfo]:
+    """Every bundled jar, oldest Spark line first."""
+    package = _package()
+    return [BuildInfo(version=package["version"], extension_class=package["extension_class"], **jar)
+            for jar in package["jars"]]
+
+
+def _parse(version: str) -> Tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+
+
+def _clauses(spec: str) -> List[Tuple[str, str]]:
+    return [(m.group(1), m.group(2)) for m in re.finditer(r"(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*(?:\.\*)?)", spec)]
+
+
+def is_supported(version: str, spec: str) -> bool:
+    """Whether ``version`` satisfies the PEP 440 specifier set ``spec`` (the subset colsem writes:
+    >=, <=, ==, <, > and !=X.Y.*; pre-releases count as their release, so 4.3.0.dev1 is 4.3)."""
+    running = _parse(version)
+    ops = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,
+           "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+    for op, bound in _clauses(spec):
+        if op == "!=" and bound.endswith(".*"):
+            prefix = _parse(bound[:-2])
+            if running[:len(prefix)] == prefix:
+                return False
+        elif op == "!=":
+            if running == _parse(bound):
+                return False
+        elif not ops[op](running, _parse(bound)):
+            return False
+    return True
+
+
+def running_pyspark_version() -> str:
+    import pyspark
+
+    return str(pyspark.__version__)
+
+
+def build_for(pyspark_version: str) -> Optional[BuildInfo]:
+    """The bundled jar for that pyspark version, or None."""
+    for info in builds():
+        if is_supported(pyspark_version, info.pyspark_supported):
+            return info
+    return None
+
+
+def unsupported_message(version: str) -> str:
+    lines = ", ".join(f"{b.spark_line} (pyspark {b.pyspark_supported}, Scala {b.scala_binary})"
+                      for b in builds())
+    return (f"colsem {package_version()} carries jars for Spark {lines} but pyspark {version} is "
+            f"installed. Install a supported pyspark (pip install 'pyspark{pyspark_supported()}') or "
+            "a colsem build for your Spark line.")
+
+
+def build_info(pyspark_version: Optional[str] = None) -> BuildInfo:
+    """The jar for the running pyspark (or for ``pyspark_version``); UnsupportedSparkVersion when
+    no bundled jar is for its line."""
+    version = pyspark_version or running_pyspark_version()
+    info = build_for(version)
+    if info is None:
+        raise UnsupportedSparkVersion(unsupported_message(version))
+    return info
+
+
+def jar_path(pyspark_version: Optional[str] = None) -> str:
+    """Absolute path of the colsem jar for the running pyspark, for spark.jars or --jars."""
+    jar = JARS_DIR / build_info(pyspark_version).jar
     if not jar.exists():
         raise ColsemError(f"{jar} is missing; reinstall colsem.")
     return str(jar)

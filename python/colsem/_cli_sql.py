@@ -291,12 +291,16 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None, err: Optional[Te
 def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace, out: TextIO,
                     err: TextIO, show: bool, delay: float) -> int:
     from pyspark.errors import PySparkException
-    from pyspark.logger import PySparkLogger
 
-    # PySpark logs every failing query (with the JVM stack trace) before raising it; the error
-    # line below is the one report.
-    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
-        PySparkLogger.getLogger(name).disabled = True
+    # PySpark 4 logs every failing query (with the JVM stack trace) before raising it; the error
+    # line below is the one report. (PySpark 3.5 has no pyspark.logger and logs nothing of it.)
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:
+        pass
+    else:
+        for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+            PySparkLogger.getLogger(name).disabled = True
 
     try:
         with (Progress(spark, err, delay) if show else _Nothing()):

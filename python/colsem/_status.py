@@ -14,7 +14,9 @@ def status(spark: Any) -> Dict[str, str]:
     try:
         rows = spark.sql("SELECT key, value FROM colsem_status()").collect()
     except AnalysisException as exc:
-        if exc.getCondition() != "UNRESOLVABLE_TABLE_VALUED_FUNCTION":
+        # getCondition() since PySpark 4.0; getErrorClass() on 3.5.
+        condition = getattr(exc, "getCondition", None) or exc.getErrorClass
+        if condition() != "UNRESOLVABLE_TABLE_VALUED_FUNCTION":
             raise
         return {
             "active": "false",

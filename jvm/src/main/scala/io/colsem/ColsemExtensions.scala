@@ -1,7 +1,6 @@
 package io.colsem
 
 import java.util.{Collections, WeakHashMap}
-import java.util.concurrent.atomic.AtomicBoolean
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
@@ -18,7 +17,7 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     val built = BuildInfo.current
     VersionGuard.mismatch(built, VersionGuard.runningSpark, VersionGuard.runningScala) match {
       case Some(problem) =>
-        if (ColsemExtensions.mismatchReported.compareAndSet(false, true)) logError(problem)
+        VersionGuard.report(problem)  // no Logging here: see VersionGuard on the other Scala line
       case None if ColsemExtensions.markApplied(extensions) =>
         inject(extensions)
         logInfo(s"colsem ${built.colsemVersion} active (built for Spark ${built.sparkLine}, " +
@@ -76,9 +75,6 @@ object ColsemExtensions {
    *  twice and register the table function twice. */
   private val applied =
     Collections.synchronizedMap(new WeakHashMap[SparkSessionExtensions, java.lang.Boolean]())
-
-  /** Both ways in reach a mismatched jar too; one error line per JVM is enough. */
-  private val mismatchReported = new AtomicBoolean(false)
 
   private[colsem] def markApplied(extensions: SparkSessionExtensions): Boolean =
     applied.putIfAbsent(extensions, java.lang.Boolean.TRUE) == null
