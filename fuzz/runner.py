@@ -13,6 +13,7 @@ import collections
 import json
 import os
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -223,6 +224,7 @@ def brief(answer: Dict[str, Any], rows: int = 8) -> Dict[str, Any]:
 class Fuzzer:
     def __init__(self, args: argparse.Namespace):
         self.args = args
+        self.stop_requested = False
         self.workdir = Path(args.workdir or tempfile.mkdtemp(prefix="colsem-fuzz-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         tables = {name: data.create_sql(name) for name in data.SCHEMAS}
@@ -513,7 +515,9 @@ class Fuzzer:
         t0 = time.monotonic()
         index = args.first
         last_print = 0.0
-        while self.queries < args.count and time.monotonic() - t0 < args.seconds:
+        previous = {sig: signal.signal(sig, self._request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        while (self.queries < args.count and time.monotonic() - t0 < args.seconds
+               and not self.stop_requested):
             n = min(args.batch, args.count - self.queries)
             cases = [self.case(index + i) for i in range(n)]
             index += n
@@ -531,14 +535,25 @@ class Fuzzer:
                 print(f"\r[fuzz] {self.queries}/{args.count} queries  {rate:.1f} q/s  "
                       f"differences: {len(self.differences)}   ", end="", file=sys.stderr, flush=True)
         elapsed = time.monotonic() - t0
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
         print(file=sys.stderr)
         self.stop()
         return self.report(elapsed, setup_seconds)
 
+    def _request_stop(self, signum: int, frame: Any) -> None:
+        """Ctrl-C or SIGTERM: finish the batch under way and write the report; a second one
+        stops at once (no report)."""
+        if self.stop_requested:
+            raise KeyboardInterrupt
+        self.stop_requested = True
+        print(f"\n[fuzz] {signal.Signals(signum).name}: stopping after this batch and writing the report "
+              "(again to stop at once)", file=sys.stderr, flush=True)
+
     def report(self, elapsed: float, setup_seconds: float) -> Dict[str, Any]:
         report = {
             "seed": self.args.seed, "first": self.args.first, "count_requested": self.args.count,
-            "seconds_limit": self.args.seconds, "queries": self.queries,
+            "seconds_limit": self.args.seconds, "stopped_early": self.stop_requested, "queries": self.queries,
             "lateral_queries": self.lateral, "seconds": round(elapsed, 1),
             "setup_seconds": round(setup_seconds, 1),
             "queries_per_second": round(self.queries / max(elapsed, 1e-9), 2),
@@ -560,7 +575,8 @@ def markdown(r: Dict[str, Any]) -> str:
              f"--seconds {r['seconds_limit']}\"`", "",
              "| | |", "|---|---|",
              f"| seed | {r['seed']} |", f"| queries | {r['queries']} ({r['lateral_queries']} with lateral aliases) |",
-             f"| seconds (after {r['setup_seconds']} s start-up) | {r['seconds']} |",
+             f"| seconds (after {r['setup_seconds']} s start-up) | {r['seconds']}"
+             f"{' (stopped early by a signal)' if r.get('stopped_early') else ''} |",
              f"| queries/second | {r['queries_per_second']} |",
              f"| differences | {r['differences']} |", "",
              "| oracle | checked | differences | other counts |", "|---|---|---|---|"]
