@@ -78,7 +78,10 @@ class Worker:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "fuzz.worker", self.mode, str(warehouse)] + (["golden"] if self.golden else []),
             cwd=str(ROOT), env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
+            # Its own session: Ctrl-C in the terminal (or a signal to the runner's process group)
+            # reaches only the runner, which finishes the batch; a worker ends at stdin's end.
+            start_new_session=True)
         self.answers: "queue.Queue[Optional[dict]]" = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.answers), daemon=True).start()
         self.pending_setup = True
