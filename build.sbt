@@ -28,8 +28,8 @@ lazy val root = (project in file("."))
     // `spark-submit --packages` resolve the colsem jar alone.
     autoScalaLibrary := false,
     Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",
-    Compile / unmanagedSourceDirectories +=
-      baseDirectory.value / "jvm" / "src" / "main" / "shims" / s"spark-$sparkLine",
+    Compile / unmanagedSourceDirectories ++= v(s"line.$sparkLine.shims").split(",").map(_.trim)
+      .filter(_.nonEmpty).map(name => baseDirectory.value / "jvm" / "src" / "main" / "shims" / name).toSeq,
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",

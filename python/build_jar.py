@@ -105,10 +105,17 @@ def find_spark_jars(versions: Dict[str, str]) -> Path:
 
 def _sources(versions: Dict[str, str]) -> List[Path]:
     main = ROOT / "jvm" / "src" / "main"
-    shim = main / "shims" / f"spark-{versions['spark.line']}"
-    if not shim.is_dir():
-        raise JarBuildError(f"No shim folder {shim.relative_to(ROOT)} for Spark {versions['spark.line']}.")
-    return sorted((main / "scala").rglob("*.scala")) + sorted(shim.rglob("*.scala"))
+    line = versions["spark.line"]
+    folders = [f.strip() for f in versions.get(f"line.{line}.shims", "").split(",") if f.strip()]
+    if not folders:
+        raise JarBuildError(f"jvm/versions.properties names no shim folders (line.{line}.shims).")
+    sources = sorted((main / "scala").rglob("*.scala"))
+    for name in folders:
+        shim = main / "shims" / name
+        if not shim.is_dir():
+            raise JarBuildError(f"No shim folder {shim.relative_to(ROOT)} for Spark {line}.")
+        sources += sorted(shim.rglob("*.scala"))
+    return sources
 
 
 def _resources() -> List[Path]:

@@ -5,16 +5,15 @@ import java.util.{Collections, IdentityHashMap}
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
 
-import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.colsem.PlanningInternals
+import org.apache.spark.sql.catalyst.plans.logical.{Command, CommandResult, LogicalPlan}
+import org.apache.spark.sql.execution.colsem.RunningQuery
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, ColsemErrors}
+import io.colsem.{ColsemConf, ColsemErrors, ValidateColsemConf}
 
 /**
  * What one query's checks share across its phases. Spark runs a query's analysis, optimization and
@@ -87,20 +86,42 @@ object Invariants extends Logging {
   private val records = new ConcurrentHashMap[Long, QueryRecord]()
   private val registrations = new AtomicInteger()
 
-  def queryId(session: SparkSession): Option[Long] =
-    PlanningInternals.currentQueryExecutionId(session)
+  def queryId(session: SparkSession): Option[Long] = RunningQuery.id(session)
 
-  /** Records the analyzed plan of the running query. Analysis of a view or subquery inside the
-   *  query runs under the same id and finishes first, so the query's own plan is recorded last. */
-  def register(id: Long, analyzed: LogicalPlan): Unit = {
-    records.put(id, new QueryRecord(analyzed))
+  /** Records the analyzed plan of the query being analyzed, where Spark says which one that is
+   *  (4.2 and later); its record, if any. Analysis of a view or subquery inside the query runs
+   *  under the same id and finishes first, so the query's own plan is recorded last. */
+  def registerAnalyzed(session: SparkSession, analyzed: LogicalPlan): Option[QueryRecord] =
+    if (!RunningQuery.idDuringAnalysis) None
+    else queryId(session).map { id =>
+      val record = new QueryRecord(analyzed)
+      records.put(id, record)
+      collectGarbage()
+      record
+    }
+
+  /** The running query's record. Where analysis is not tied to a query id (before 4.2), it is
+   *  made when the query's planning first asks, from the analyzed plan of its QueryExecution, for
+   *  the plans the analysis check would have recorded: queries, not commands (a command runs
+   *  eagerly in a QueryExecution of its own, which analysis never marks on 4.2+ either). */
+  def record(session: SparkSession): Option[QueryRecord] =
+    queryId(session).flatMap { id =>
+      Option(records.get(id)).orElse(RunningQuery.analyzedPlan(session).filter(isQuery).map { analyzed =>
+        val fresh = new QueryRecord(analyzed)
+        val existing = records.putIfAbsent(id, fresh)
+        if (existing == null) { collectGarbage(); fresh } else existing
+      })
+    }
+
+  private def isQuery(analyzed: LogicalPlan): Boolean = analyzed match {
+    case _: Command | _: CommandResult => false
+    case other => !ValidateColsemConf.changesConf(other)
+  }
+
+  private def collectGarbage(): Unit =
     if (registrations.incrementAndGet() % 256 == 0) {
       records.entrySet().removeIf(_.getValue.isCollected)
     }
-  }
-
-  def record(session: SparkSession): Option[QueryRecord] =
-    queryId(session).flatMap(id => Option(records.get(id)))
 
   /** `error`: throws the violation as a Spark-style error. `warn`: logs it once per query. */
   def report(conf: SQLConf, record: Option[QueryRecord], violation: Violation): Unit =

@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types.{BooleanType, DecimalType, NumericType, StringType}
 
 import io.colsem.lca.LateralAliasCandidate
+import io.colsem.shims.SparkShims
 
 /**
  * The `canonical` name of an expression, computed from the expression as parsed (before
@@ -185,13 +186,10 @@ object CanonicalNames {
       case _ => (if (u.isDistinct) "DISTINCT " else "") + args.mkString(", ")
     }
     val ordered =
-      if (u.orderingWithinGroup.isEmpty) ""
-      else s" WITHIN GROUP (ORDER BY ${u.orderingWithinGroup.map(sortOrder).mkString(", ")})"
+      if (SparkShims.orderingWithinGroup(u).isEmpty) ""
+      else s" WITHIN GROUP (ORDER BY ${SparkShims.orderingWithinGroup(u).map(sortOrder).mkString(", ")})"
     val filter = u.filter.map(f => s" FILTER (WHERE ${render(f)})").getOrElse("")
-    val nulls = u.ignoreNulls match {
-      case Some(true) => " IGNORE NULLS"
-      case _ => ""
-    }
+    val nulls = if (SparkShims.ignoresNulls(u)) " IGNORE NULLS" else ""
     s"$fn($body)$ordered$filter$nulls"
   }
 
