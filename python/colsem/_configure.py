@@ -60,13 +60,20 @@ def spark_defaults() -> Dict[str, str]:
     return values
 
 
-def is_connect_builder(builder: Any) -> bool:
-    from pyspark.util import is_remote_only
+def _is_remote_only() -> bool:
+    """pyspark-connect without the JVM (4.0+); PySpark 3.5 has no such distribution."""
+    try:
+        from pyspark.util import is_remote_only
+    except ImportError:
+        return False
+    return bool(is_remote_only())
 
+
+def is_connect_builder(builder: Any) -> bool:
     options: Dict[str, Any] = getattr(builder, "_options", {})
     api_mode = str(options.get("spark.api.mode", os.environ.get("SPARK_API_MODE", ""))).lower()
     return (
-        is_remote_only()
+        _is_remote_only()
         or type(builder).__module__.startswith("pyspark.sql.connect")
         or "spark.remote" in options
         or "SPARK_REMOTE" in os.environ

@@ -88,7 +88,7 @@ object CheckPreparedSchema {
         val checks: Seq[SparkPlan => Boolean] = Seq(physicalProblem(_).isDefined,
           p => Schemas.exactProblem(expected, Schemas.physical(p.output)).isDefined)
         val culprit = checks.iterator.flatMap(broken => candidates.iterator.flatMap(rules =>
-          replay(session, planned, rules, broken))).nextOption()
+          replay(session, planned, rules, broken))).take(1).toList.headOption
           .getOrElse("a physical preparation rule (not reproduced by replaying them)")
         val after = Schemas.physical(prepared.output)
         Some(physicalProblem(prepared) match {

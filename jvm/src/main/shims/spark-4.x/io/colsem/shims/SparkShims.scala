@@ -2,12 +2,15 @@ package io.colsem.shims
 
 import java.net.URL
 
-import org.apache.spark.sql.{AnalysisException, SparkSession}
-import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, SortOrder}
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
+import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedFunction, UnresolvedStarExceptOrReplace}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, IsNotNull, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
+import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types.VariantType
 
 /**
  * Everything whose Spark API differs between Spark lines sits behind this object; one copy per
@@ -59,6 +62,37 @@ object SparkShims {
 
   /** The ORDER BY of a call's WITHIN GROUP clause (empty without one). */
   def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = u.orderingWithinGroup
+
+  /** The error class of one of Spark's errors. */
+  def errorClassOf(e: AnalysisException): String = e.getCondition
+
+  /** Whether the DataFrame API made this call (`col("a") + 1` is an internal call of `+`). */
+  def isInternalCall(u: UnresolvedFunction): Boolean = u.isInternal
+
+  /** `* EXCEPT (...)` without REPLACE (Spark 4 parses both into one class). */
+  def isStarExcept(e: Expression): Boolean = e match {
+    case s: UnresolvedStarExceptOrReplace => s.replacements.isEmpty
+    case _ => false
+  }
+
+  /** For a lookup of a VARIANT path, whether the path is present (a JSON null counts as present);
+   *  None for any other expression. */
+  def variantPresence(e: Expression): Option[Expression] = e match {
+    case VariantGet(variant, path, _, _, timeZoneId) =>
+      Some(IsNotNull(VariantGet(variant, path, VariantType, failOnError = false, timeZoneId)))
+    case _ => None
+  }
+
+  /** A recursive CTE definition (WITH RECURSIVE), which reads its own rows. */
+  def isRecursive(d: CTERelationDef): Boolean =
+    d.hasSelfReferenceAsCTERef || d.hasSelfReferenceAsUnionLoopRef
+
+  /** Rules that must see the plan before Resolution (stars unexpanded, names unresolved), in
+   *  order: Spark 4's Hints batch, which runs before Resolution on every plan analyzed. */
+  def injectPreResolutionRules(
+      extensions: SparkSessionExtensions,
+      rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =
+    rules.foreach(extensions.injectHintResolutionRule)
 
   /** The analyzed plan of a classic DataFrame. */
   def analyzedPlan(df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row]): LogicalPlan =

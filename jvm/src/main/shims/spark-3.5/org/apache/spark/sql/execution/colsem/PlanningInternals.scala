@@ -3,7 +3,6 @@ package org.apache.spark.sql.execution.colsem
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.classic.{SparkSession => ClassicSession}
 import org.apache.spark.sql.execution.{QueryExecution, SparkPlan, SparkStrategy}
 
 /**
@@ -70,6 +69,6 @@ object PlanningInternals {
         s"columnar rule $name (postColumnarTransitions)" -> c.postColumnarTransitions)
     }
 
-  private def asClassic(session: SparkSession): ClassicSession =
-    session.asInstanceOf[ClassicSession]
+  /** Spark 3.5 has one kind of session. */
+  private def asClassic(session: SparkSession): SparkSession = session
 }
