@@ -1,7 +1,7 @@
 package io.colsem.invariants
 
 import java.lang.ref.WeakReference
-import java.util.{Collections, IdentityHashMap}
+import java.util.{Collections, IdentityHashMap, WeakHashMap}
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
 
@@ -84,16 +84,22 @@ object Invariants extends Logging {
     }
 
   private val records = new ConcurrentHashMap[Long, QueryRecord]()
+  /** Before 4.2: the record made when a query's analysis ended (its analysis checks report into
+   *  it, once per query), found again by the analyzed plan when the query is planned. Weak keys:
+   *  the QueryExecution holds the plan for as long as the query can run. */
+  private val byAnalyzedPlan =
+    Collections.synchronizedMap(new WeakHashMap[LogicalPlan, QueryRecord]())
   private val registrations = new AtomicInteger()
 
   def queryId(session: SparkSession): Option[Long] = RunningQuery.id(session)
 
-  /** Records the analyzed plan of the query being analyzed, where Spark says which one that is
-   *  (4.2 and later); its record, if any. Analysis of a view or subquery inside the query runs
-   *  under the same id and finishes first, so the query's own plan is recorded last. */
+  /** Records the analyzed plan of the query being analyzed; its record, if any. On 4.2 and later
+   *  under the query's id: analysis of a view or subquery inside the query runs under the same id
+   *  and finishes first, so the query's own plan is recorded last. Before 4.2 under the plan. */
   def registerAnalyzed(session: SparkSession, analyzed: LogicalPlan): Option[QueryRecord] =
-    if (!RunningQuery.idDuringAnalysis) None
-    else queryId(session).map { id =>
+    if (!RunningQuery.idDuringAnalysis) {
+      Some(byAnalyzedPlan.computeIfAbsent(analyzed, (p: LogicalPlan) => new QueryRecord(p)))
+    } else queryId(session).map { id =>
       val record = new QueryRecord(analyzed)
       records.put(id, record)
       collectGarbage()
@@ -101,13 +107,13 @@ object Invariants extends Logging {
     }
 
   /** The running query's record. Where analysis is not tied to a query id (before 4.2), it is
-   *  made when the query's planning first asks, from the analyzed plan of its QueryExecution, for
+   *  found when the query's planning first asks, by the analyzed plan of its QueryExecution, for
    *  the plans the analysis check would have recorded: queries, not commands (a command runs
    *  eagerly in a QueryExecution of its own, which analysis never marks on 4.2+ either). */
   def record(session: SparkSession): Option[QueryRecord] =
     queryId(session).flatMap { id =>
       Option(records.get(id)).orElse(RunningQuery.analyzedPlan(session).filter(isQuery).map { analyzed =>
-        val fresh = new QueryRecord(analyzed)
+        val fresh = Option(byAnalyzedPlan.get(analyzed)).getOrElse(new QueryRecord(analyzed))
         val existing = records.putIfAbsent(id, fresh)
         if (existing == null) { collectGarbage(); fresh } else existing
       })
