@@ -29,6 +29,7 @@ object CheckPreparedSchema {
     if (Invariants.mode(conf) == Invariants.Off) return
     for {
       record <- Invariants.record(session)
+      _ = record.rethrowFailure()
       analyzed <- record.analyzedPlan
       optimized <- record.optimizedPlan
       if !record.hasReported && isQueryPlan(plan, record) && record.claimPhysicalCheck()

@@ -51,6 +51,15 @@ final class QueryRecord(analyzed: LogicalPlan) {
     optimizedNodes.contains(node)
   }
 
+  /** The error a check failed this query with (invariants=error). Spark 3.5 keeps no failure of
+   *  a lazily planned phase: planning that failed once (for the UI's plan description, which
+   *  swallows the error) runs again for the action, and must fail again, not pass unchecked. */
+  private val failure = new AtomicReference[Throwable]()
+
+  def failWith(e: Throwable): Throwable = { failure.compareAndSet(null, e); e }
+
+  def rethrowFailure(): Unit = Option(failure.get).foreach(e => throw e)
+
   def claimPhysicalCheck(): Boolean = physicalChecked.compareAndSet(false, true)
 
   def claimRowCheck(): Boolean = rowsChecked.compareAndSet(false, true)
@@ -132,7 +141,9 @@ object Invariants extends Logging {
   /** `error`: throws the violation as a Spark-style error. `warn`: logs it once per query. */
   def report(conf: SQLConf, record: Option[QueryRecord], violation: Violation): Unit =
     mode(conf) match {
-      case Error => throw ColsemErrors.error(violation.errorClass, violation.parameters)
+      case Error =>
+        val e = ColsemErrors.error(violation.errorClass, violation.parameters)
+        throw record.map(_.failWith(e)).getOrElse(e)
       case Warn if record.forall(_.firstReport(violation)) =>
         logWarning(ColsemErrors.message(violation.errorClass, violation.parameters))
       case _ =>
