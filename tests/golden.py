@@ -48,8 +48,12 @@ def is_ordered(sql: str) -> bool:
 
 
 def condition(exc: Any) -> str:
-    """An error's class: getCondition() in Spark 4, getErrorClass() in Spark 3.5."""
-    return exc.getCondition() if hasattr(exc, "getCondition") else exc.getErrorClass()
+    """An error's class: getCondition() in Spark 4, getErrorClass() in Spark 3.5 (PySpark's
+    exceptions and JVM exceptions through py4j, where every attribute looks present)."""
+    try:
+        return exc.getCondition()
+    except Exception:  # AttributeError in PySpark 3.5, Py4JError for a 3.5 JVM exception
+        return exc.getErrorClass()
 
 
 def run_statement(session: Any, sql: str) -> dict:

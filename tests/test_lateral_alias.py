@@ -9,7 +9,7 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
 
-from golden import INPUTS, run_statement, statements
+from golden import INPUTS, condition, run_statement, statements
 
 LCA = "spark.colsem.lateralAlias.enabled"
 CASES = [q for q in statements((INPUTS / "lateral_alias.sql").read_text())
@@ -73,7 +73,7 @@ def test_forward_reference_is_sparks_error_with_a_hint(session):
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT y + 1 AS x, s1 AS y FROM t1")
     e = err.value
-    assert e.getCondition() == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
+    assert condition(e) == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
     assert e.getSqlState() == "42703"
     assert e.getMessageParameters() == {
         "objectName": "`y`", "proposal": "`s1`, `s2`, `s3`", "laterAlias": "line 1, position 20"}
@@ -141,7 +141,7 @@ def test_depth_limit_is_a_clear_error(session):
     assert session.sql(chain(5) + " ORDER BY s1").first()["a5"] == 6
     with pytest.raises(AnalysisException) as err:
         session.sql(chain(6))
-    assert err.value.getCondition() == "COLSEM_LATERAL_ALIAS_TOO_DEEP"
+    assert condition(err.value) == "COLSEM_LATERAL_ALIAS_TOO_DEEP"
     assert err.value.getSqlState() == "54000"
     assert err.value.getMessageParameters() == {"depth": "6", "maxDepth": "5"}
 

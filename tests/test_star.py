@@ -11,6 +11,8 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
 
+from golden import condition
+
 HIDDEN = {"colsem.hidden": True}
 
 
@@ -93,13 +95,13 @@ def test_dataframe_writes_of_a_star_fail_loudly(hiding):
     visible = hiding.table("star_df_t").select("*")
     with pytest.raises(AnalysisException) as insert_into:
         visible.write.insertInto("star_df_t")
-    assert insert_into.value.getCondition() == "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"
+    assert condition(insert_into.value) == "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"
     with pytest.raises(AnalysisException, match="column number of the existing table"):
         visible.write.mode("append").saveAsTable("star_df_t")
     visible.createOrReplaceTempView("star_df_visible")
     with pytest.raises(AnalysisException) as by_name:
         hiding.sql("INSERT INTO star_df_t BY NAME SELECT * FROM star_df_visible")
-    assert by_name.value.getCondition() == "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
+    assert condition(by_name.value) == "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
     assert by_name.value.getMessageParameters()["missingColumns"] == "`_row_id`"
     after = sorted(tuple(r) for r in hiding.sql("SELECT id, v, _row_id FROM star_df_t").collect())
     assert after == before == [(1, "a", 10), (2, "b", 20)]
@@ -113,7 +115,7 @@ def test_error_points_at_the_star(hiding):
     session.conf.set("spark.colsem.star.exclude", "TAGGED")
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT id, * FROM star_df_bad")
-    assert err.value.getCondition() == "COLSEM_UNKNOWN_HIDDEN_COLUMNS"
+    assert condition(err.value) == "COLSEM_UNKNOWN_HIDDEN_COLUMNS"
     assert err.value.getSqlState() == "42703"
     context = err.value.getQueryContext()[0]
     assert (context.fragment(), context.startIndex()) == ("*", 11)
