@@ -75,7 +75,7 @@ def test_forward_reference_is_sparks_error_with_a_hint(session):
     e = err.value
     assert condition(e) == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
     assert e.getSqlState() == "42703"
-    assert e.getMessageParameters() == {
+    assert dict(e.getMessageParameters()) == {
         "objectName": "`y`", "proposal": "`s1`, `s2`, `s3`", "laterAlias": "line 1, position 20"}
     assert ("`y` is defined by a later item of this SELECT list, at line 1, position 20; a lateral "
             "column alias can be used only by the items after the one that defines it.") in str(e)
@@ -143,7 +143,7 @@ def test_depth_limit_is_a_clear_error(session):
         session.sql(chain(6))
     assert condition(err.value) == "COLSEM_LATERAL_ALIAS_TOO_DEEP"
     assert err.value.getSqlState() == "54000"
-    assert err.value.getMessageParameters() == {"depth": "6", "maxDepth": "5"}
+    assert dict(err.value.getMessageParameters()) == {"depth": "6", "maxDepth": "5"}
 
 
 def test_python_udf_behind_an_alias_runs_once_per_row(session):

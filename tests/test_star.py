@@ -117,9 +117,11 @@ def test_error_points_at_the_star(hiding):
         session.sql("SELECT id, * FROM star_df_bad")
     assert condition(err.value) == "COLSEM_UNKNOWN_HIDDEN_COLUMNS"
     assert err.value.getSqlState() == "42703"
+    assert "ALTER TABLE spark_catalog.default.star_df_bad SET TBLPROPERTIES" in str(err.value)
+    if not hasattr(err.value, "getQueryContext"):
+        pytest.skip("PySpark 3.5 exposes no query context on its exceptions")
     context = err.value.getQueryContext()[0]
     assert (context.fragment(), context.startIndex()) == ("*", 11)
-    assert "ALTER TABLE spark_catalog.default.star_df_bad SET TBLPROPERTIES" in str(err.value)
 
 
 def test_default_star_is_vanilla(spark):
