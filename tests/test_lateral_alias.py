@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import pyspark
 import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
@@ -92,6 +93,8 @@ def _normalized_plan(session, query: str) -> str:
     return re.sub(r"#\d+", "#_", session.sql(query)._jdf.queryExecution().analyzed().toString())
 
 
+@pytest.mark.skipif(pyspark.__version__.startswith("3."),
+                    reason="Spark 3.5's native support orders the used aliases by hash, colsem by position")
 def test_analyzed_plan_is_the_one_native_builds(session):
     query = "SELECT s1 AS a, a + 1 AS b, upper(s2) AS c, b * 2 AS d, c FROM t1"
     session.conf.set(LCA, "false")
