@@ -47,6 +47,15 @@ def is_ordered(sql: str) -> bool:
     return re.search(r"\border\s+by\b", sql, re.I) is not None
 
 
+def condition(exc: Any) -> str:
+    """An error's class: getCondition() in Spark 4, getErrorClass() in Spark 3.5 (PySpark's
+    exceptions and JVM exceptions through py4j, where every attribute looks present)."""
+    try:
+        return exc.getCondition()
+    except Exception:  # AttributeError in PySpark 3.5, Py4JError for a 3.5 JVM exception
+        return exc.getErrorClass()
+
+
 def run_statement(session: Any, sql: str) -> dict:
     """Schema and rows (sorted unless the query orders them), or the error."""
     from py4j.protocol import Py4JJavaError
@@ -57,11 +66,11 @@ def run_statement(session: Any, sql: str) -> dict:
         rows = ["\t".join(format_value(v) for v in row) for row in df.collect()]
         return {"schema": df.schema.simpleString(), "rows": rows if is_ordered(sql) else sorted(rows)}
     except (AnalysisException, PySparkException) as exc:
-        return {"error": exc.getCondition(), "sqlState": exc.getSqlState(),
+        return {"error": condition(exc), "sqlState": exc.getSqlState(),
                 "parameters": dict(sorted((exc.getMessageParameters() or {}).items()))}
     except Py4JJavaError as exc:  # JVM errors PySpark does not convert (INTERNAL_ERROR, ...)
         java = exc.java_exception
-        return {"error": java.getCondition(), "sqlState": java.getSqlState(),
+        return {"error": condition(java), "sqlState": java.getSqlState(),
                 "parameters": dict(sorted(dict(java.getMessageParameters()).items()))}
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from pyspark.errors import AnalysisException
 
+from golden import condition
+
 # A value no colsem key accepts: not a boolean, a number, a strategy list, a dialect or a regex.
 INVALID = "((no such value"
 
@@ -34,7 +36,7 @@ def test_each_key_rejects_an_invalid_value_clearly(spark, keys):
             with pytest.raises(AnalysisException) as err:
                 session.sql(query).collect()
             exc = err.value
-            assert exc.getCondition() == "COLSEM_INVALID_CONF_VALUE", key
+            assert condition(exc) == "COLSEM_INVALID_CONF_VALUE", key
             assert exc.getSqlState() == "22022"
             assert exc.getMessageParameters()["confName"] == key
             assert exc.getMessageParameters()["confValue"] == INVALID
@@ -56,7 +58,7 @@ def test_misspelt_key_names_the_closest(spark):
     session.conf.set("spark.colsem.star.exlude", "TAGGED")
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT 1").collect()
-    assert err.value.getCondition() == "COLSEM_UNKNOWN_CONF"
+    assert condition(err.value) == "COLSEM_UNKNOWN_CONF"
     assert err.value.getMessageParameters()["suggestion"] == " Did you mean 'spark.colsem.star.exclude'?"
 
 
@@ -73,4 +75,4 @@ def test_pattern_values(spark, value, error):
         assert session.sql("SELECT 1 AS x").collect()[0].x == 1  # no star: unaffected
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT * FROM t1").collect()
-    assert err.value.getCondition() == error
+    assert condition(err.value) == error

@@ -10,6 +10,8 @@ from typing import Callable, Dict, List, Tuple
 import pytest
 from pyspark.errors import AnalysisException
 
+from golden import condition
+
 THREADS = 8
 PER_THREAD = 500
 VALUES = 20
@@ -44,7 +46,7 @@ def answer(session, template: int, value: int) -> Answer:
             return ("schema", df.schema.simpleString())
         return tuple(df.columns), tuple(sorted(tuple(r) for r in df.collect()))
     except AnalysisException as exc:
-        return ("error", exc.getCondition())
+        return ("error", condition(exc))
 
 
 def plan(thread: int) -> List[Tuple[int, int]]:

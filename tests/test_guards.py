@@ -9,6 +9,8 @@ from pyspark.sql import SparkSession
 import colsem
 from build_jar_access import line_versions, read_versions, running_line
 
+from golden import condition
+
 
 def test_status_of_the_shared_session(spark):
     status = colsem.status(spark)
@@ -81,7 +83,7 @@ def test_invalid_value_fails_the_next_query_with_key_value_and_allowed_values(sp
     session = spark.newSession()
     session.sql("SET spark.colsem.singlePassResolver.policy=loud")
     err = _error(session, "SELECT s1 FROM t1")
-    assert err.getCondition() == "COLSEM_INVALID_CONF_VALUE"
+    assert condition(err) == "COLSEM_INVALID_CONF_VALUE"
     assert err.getSqlState() == "22022"
     assert err.getMessageParameters() == {
         "confName": "spark.colsem.singlePassResolver.policy", "confValue": "loud",
@@ -94,7 +96,7 @@ def test_misspelt_key_is_an_error_not_silence(spark):
     session = spark.newSession()
     session.conf.set("spark.colsem.enable", "false")
     err = _error(session, "SELECT 1")
-    assert err.getCondition() == "COLSEM_UNKNOWN_CONF"
+    assert condition(err) == "COLSEM_UNKNOWN_CONF"
     assert err.getSqlState() == "42K0I"
     assert err.getMessageParameters()["suggestion"] == " Did you mean 'spark.colsem.enabled'?"
 
@@ -104,7 +106,7 @@ def test_single_pass_analyzer_error_policy(spark):
     session.conf.set("spark.sql.analyzer.singlePassResolver.enabled", "true")
     session.conf.set("spark.colsem.singlePassResolver.policy", "error")
     err = _error(session, "SELECT 1 AS one")
-    assert err.getCondition() == "COLSEM_SINGLE_PASS_RESOLVER"
+    assert condition(err) == "COLSEM_SINGLE_PASS_RESOLVER"
     assert err.getSqlState() == "0A000"
     session.conf.set("spark.colsem.singlePassResolver.policy", "warn")
     assert session.sql("SELECT 1 AS one").first()["one"] == 1

@@ -31,10 +31,12 @@ def outcome(run):
     try:
         return run()
     except Exception as exc:
-        if not hasattr(exc, "getCondition"):  # a JVM failure PySpark does not convert
+        # getCondition() in PySpark 4, getErrorClass() in 3.5.
+        condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+        if condition is None:  # a JVM failure PySpark does not convert
             text = str(getattr(exc, "java_exception", exc))
             return {"error": "JVM", "message": text.splitlines()[0][:300]}
-        return {"error": exc.getCondition(), "sqlState": exc.getSqlState(),
+        return {"error": condition(), "sqlState": exc.getSqlState(),
                 "parameters": dict(exc.getMessageParameters() or {})}
 
 results = {}

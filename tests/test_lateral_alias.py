@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 
+import pyspark
 import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
 
-from golden import INPUTS, run_statement, statements
+from golden import INPUTS, condition, run_statement, statements
 
 LCA = "spark.colsem.lateralAlias.enabled"
 CASES = [q for q in statements((INPUTS / "lateral_alias.sql").read_text())
@@ -77,9 +78,9 @@ def test_forward_reference_is_sparks_error_with_a_hint(session):
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT y + 1 AS x, s1 AS y FROM t1")
     e = err.value
-    assert e.getCondition() == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
+    assert condition(e) == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
     assert e.getSqlState() == "42703"
-    assert e.getMessageParameters() == {
+    assert dict(e.getMessageParameters()) == {
         "objectName": "`y`", "proposal": "`s1`, `s2`, `s3`", "laterAlias": "line 1, position 20"}
     assert ("`y` is defined by a later item of this SELECT list, at line 1, position 20; a lateral "
             "column alias can be used only by the items after the one that defines it.") in str(e)
@@ -96,6 +97,8 @@ def _normalized_plan(session, query: str) -> str:
     return re.sub(r"#\d+", "#_", session.sql(query)._jdf.queryExecution().analyzed().toString())
 
 
+@pytest.mark.skipif(pyspark.__version__.startswith("3."),
+                    reason="Spark 3.5's native support orders the used aliases by hash, colsem by position")
 def test_analyzed_plan_is_the_one_native_builds(session):
     query = "SELECT s1 AS a, a + 1 AS b, upper(s2) AS c, b * 2 AS d, c FROM t1"
     session.conf.set(LCA, "false")
@@ -145,9 +148,9 @@ def test_depth_limit_is_a_clear_error(session):
     assert session.sql(chain(5) + " ORDER BY s1").first()["a5"] == 6
     with pytest.raises(AnalysisException) as err:
         session.sql(chain(6))
-    assert err.value.getCondition() == "COLSEM_LATERAL_ALIAS_TOO_DEEP"
+    assert condition(err.value) == "COLSEM_LATERAL_ALIAS_TOO_DEEP"
     assert err.value.getSqlState() == "54000"
-    assert err.value.getMessageParameters() == {"depth": "6", "maxDepth": "5"}
+    assert dict(err.value.getMessageParameters()) == {"depth": "6", "maxDepth": "5"}
 
 
 def test_python_udf_behind_an_alias_runs_once_per_row(session):

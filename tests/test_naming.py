@@ -9,6 +9,8 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
 
+from golden import condition
+
 KEY = "spark.colsem.naming.dialect"
 
 
@@ -95,7 +97,7 @@ def test_bad_value_fails_with_the_valid_values(session):
     session.conf.set(KEY, "oracle")
     with pytest.raises(AnalysisException) as info:
         session.sql("SELECT s1 + 1 FROM t1").collect()
-    assert info.value.getCondition() == "COLSEM_INVALID_CONF_VALUE"
+    assert condition(info.value) == "COLSEM_INVALID_CONF_VALUE"
     assert info.value.getSqlState() == "22022"
     assert info.value.getMessageParameters() == {
         "confName": KEY, "confValue": "oracle", "default": "spark",
@@ -110,7 +112,7 @@ def test_permanent_view_without_alias_is_refused_as_in_spark(session, dialect):
     session.conf.set(KEY, dialect)
     with pytest.raises(AnalysisException) as info:
         session.sql("CREATE VIEW naming_pv AS SELECT s1 + 1 FROM t1")
-    assert info.value.getCondition() == "CREATE_PERMANENT_VIEW_WITHOUT_ALIAS"
+    assert condition(info.value) == "CREATE_PERMANENT_VIEW_WITHOUT_ALIAS"
     session.sql("CREATE VIEW naming_pv AS SELECT s1 + 1 AS n, 'x' FROM t1")
     try:
         assert session.table("naming_pv").columns == ["n", {"postgres": "?column?", "sqlite": "'x'"}.get(dialect, "x")]

@@ -2,6 +2,8 @@ package io.colsem
 
 import java.util.Locale
 
+import scala.util.Try
+
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -123,7 +125,7 @@ object ColsemConf {
 
   private def positiveInt(key: String, default: Int, max: Int, doc: String): ColsemConfEntry[Int] =
     ColsemConfEntry[Int](key, default, doc, Seq(s"an integer from 1 to $max"),
-      raw => raw.toIntOption.filter(v => v >= 1 && v <= max), _.toString)
+      raw => Try(raw.toInt).toOption.filter(v => v >= 1 && v <= max), _.toString)
 
   /** A comma list of names from `values` (any case), kept upper-case and without repeats. */
   private def namedList(

@@ -51,7 +51,7 @@ object ColsemErrors {
     val hint = s"`$name` is defined by $where; a lateral column alias can be used only by the " +
       "items after the one that defines it."
     val parameters = unresolved.messageParameters + ("laterAlias" -> position(definition))
-    val errorClass = unresolved.getCondition
+    val errorClass = SparkShims.errorClassOf(unresolved)
     SparkShims.analysisException(
       message = s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, unresolved.messageParameters)} " +
         s"$hint SQLSTATE: ${unresolved.getSqlState}",

@@ -34,21 +34,25 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
       getClass.getClassLoader.getResource(ColsemErrors.ConditionsResource))
     // SQL-visible status, so any client (Connect, JDBC, spark-sql) can tell colsem is active.
     extensions.injectTableFunction(StatusTableFunction.description)
-    // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support...
-    extensions.injectHintResolutionRule(_ => lca.MarkLateralAliasCandidates)
-    // ...then resolve every level of them at once, each alias computed once.
+    // Rules on the unresolved plan, in this order (Spark 4's Hints batch; on 3.5, which has no
+    // such injection point, applied to each parsed statement: see SparkShims).
+    naming.NamingDialect.registerForViews()
+    SparkShims.injectPreResolutionRules(extensions, Seq(
+      // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support.
+      _ => lca.MarkLateralAliasCandidates,
+      // Output naming dialects: unaliased items get their dialect's name before Resolution, so
+      // outer queries resolve against those names (after the lateral-alias marks, which read only
+      // user aliases).
+      session => new naming.NameUnaliasedItems(session),
+      // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
+      _ => star.MarkColumnHidingStars))
+    // Lateral column aliases: resolve every level of them at once, each alias computed once.
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
-    // Output naming dialects: unaliased items get their dialect's name before Resolution, so outer
-    // queries resolve against those names (after the lateral-alias marks, which read only user aliases).
-    naming.NamingDialect.registerForViews()
-    extensions.injectHintResolutionRule(session => new naming.NameUnaliasedItems(session))
-    // ...and under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
+    // Naming: under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
-    // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
-    extensions.injectHintResolutionRule(_ => star.MarkColumnHidingStars)
-    // ...and once their input is resolved, work out which of its columns are hidden.
+    // SELECT *: once their input is resolved, work out which of its columns are hidden.
     extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)
     // ...and an INSERT BY NAME may not fill a hidden column with DEFAULT/NULL because of a *.
     extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnInsert)

@@ -4,6 +4,8 @@ import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.internal.SQLConf
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.colsem.shims.SparkShims
+
 class ColsemConfSuite extends AnyFunSuite {
 
   private def confWith(pairs: (String, String)*): SQLConf = {
@@ -28,7 +30,7 @@ class ColsemConfSuite extends AnyFunSuite {
     val e = intercept[AnalysisException] {
       ColsemConf.SinglePassResolverPolicy.validate(confWith("spark.colsem.singlePassResolver.policy" -> "loud"))
     }
-    assert(e.getCondition === "COLSEM_INVALID_CONF_VALUE")
+    assert(SparkShims.errorClassOf(e) === "COLSEM_INVALID_CONF_VALUE")
     assert(e.getSqlState === "22022")
     assert(e.getMessageParameters.get("confName") === "spark.colsem.singlePassResolver.policy")
     assert(e.getMessage === "[COLSEM_INVALID_CONF_VALUE] The value 'loud' of the config " +

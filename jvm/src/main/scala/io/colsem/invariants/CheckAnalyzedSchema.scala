@@ -15,8 +15,7 @@ class CheckAnalyzedSchema(session: SparkSession) extends (LogicalPlan => Unit) {
   override def apply(plan: LogicalPlan): Unit = {
     val conf = session.sessionState.conf
     if (!ValidateColsemConf.changesConf(plan) && Invariants.mode(conf) != Invariants.Off) {
-      Invariants.queryId(session).foreach(Invariants.register(_, plan))
-      val record = Invariants.record(session)
+      val record = Invariants.registerAnalyzed(session, plan)
       QualifierLeak.find(plan).foreach(Invariants.report(conf, record, _))
       DuplicateQualifiedFields.find(plan, conf.caseSensitiveAnalysis)
         .foreach(Invariants.report(conf, record, _))

@@ -17,7 +17,9 @@ class CheckOptimizedSchema(session: SparkSession) extends SparkStrategy {
     plan match {
       case ReturnAnswer(optimized) if Invariants.mode(session.sessionState.conf) != Invariants.Off =>
         for {
-          record <- Invariants.record(session) if record.claimOptimized(optimized)
+          record <- Invariants.record(session)
+          _ = record.rethrowFailure()
+          if record.claimOptimized(optimized)
           analyzed <- record.analyzedPlan if !record.hasReported
         } check(record, analyzed, optimized)
       case _ =>

@@ -29,6 +29,7 @@ object CheckPreparedSchema {
     if (Invariants.mode(conf) == Invariants.Off) return
     for {
       record <- Invariants.record(session)
+      _ = record.rethrowFailure()
       analyzed <- record.analyzedPlan
       optimized <- record.optimizedPlan
       if !record.hasReported && isQueryPlan(plan, record) && record.claimPhysicalCheck()
@@ -88,7 +89,7 @@ object CheckPreparedSchema {
         val checks: Seq[SparkPlan => Boolean] = Seq(physicalProblem(_).isDefined,
           p => Schemas.exactProblem(expected, Schemas.physical(p.output)).isDefined)
         val culprit = checks.iterator.flatMap(broken => candidates.iterator.flatMap(rules =>
-          replay(session, planned, rules, broken))).nextOption()
+          replay(session, planned, rules, broken))).take(1).toList.headOption
           .getOrElse("a physical preparation rule (not reproduced by replaying them)")
         val after = Schemas.physical(prepared.output)
         Some(physicalProblem(prepared) match {

@@ -57,7 +57,7 @@ object DuplicateQualifiedFields {
         case Some(_) => None
         case None => seen(key) = a; None
       }
-    }.nextOption().map { case (first, second) =>
+    }.take(1).toList.headOption.map { case (first, second) =>
       val field = (first.qualifier :+ first.name).map(QuotingUtils.quoteIfNeeded).mkString(".")
       val origins = Seq(origin(node, first), origin(node, second))
       // Spark resolves a relation named twice once and copies it, position included: a position

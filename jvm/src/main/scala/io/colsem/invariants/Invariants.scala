@@ -1,20 +1,19 @@
 package io.colsem.invariants
 
 import java.lang.ref.WeakReference
-import java.util.{Collections, IdentityHashMap}
+import java.util.{Collections, IdentityHashMap, WeakHashMap}
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
 
-import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.execution.colsem.PlanningInternals
+import org.apache.spark.sql.catalyst.plans.logical.{Command, CommandResult, LogicalPlan}
+import org.apache.spark.sql.execution.colsem.RunningQuery
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, ColsemErrors}
+import io.colsem.{ColsemConf, ColsemErrors, ValidateColsemConf}
 
 /**
  * What one query's checks share across its phases. Spark runs a query's analysis, optimization and
@@ -52,6 +51,15 @@ final class QueryRecord(analyzed: LogicalPlan) {
     optimizedNodes.contains(node)
   }
 
+  /** The error a check failed this query with (invariants=error). Spark 3.5 keeps no failure of
+   *  a lazily planned phase: planning that failed once (for the UI's plan description, which
+   *  swallows the error) runs again for the action, and must fail again, not pass unchecked. */
+  private val failure = new AtomicReference[Throwable]()
+
+  def failWith(e: Throwable): Throwable = { failure.compareAndSet(null, e); e }
+
+  def rethrowFailure(): Unit = Option(failure.get).foreach(e => throw e)
+
   def claimPhysicalCheck(): Boolean = physicalChecked.compareAndSet(false, true)
 
   def claimRowCheck(): Boolean = rowsChecked.compareAndSet(false, true)
@@ -85,27 +93,57 @@ object Invariants extends Logging {
     }
 
   private val records = new ConcurrentHashMap[Long, QueryRecord]()
+  /** Before 4.2: the record made when a query's analysis ended (its analysis checks report into
+   *  it, once per query), found again by the analyzed plan when the query is planned. Weak keys:
+   *  the QueryExecution holds the plan for as long as the query can run. */
+  private val byAnalyzedPlan =
+    Collections.synchronizedMap(new WeakHashMap[LogicalPlan, QueryRecord]())
   private val registrations = new AtomicInteger()
 
-  def queryId(session: SparkSession): Option[Long] =
-    PlanningInternals.currentQueryExecutionId(session)
+  def queryId(session: SparkSession): Option[Long] = RunningQuery.id(session)
 
-  /** Records the analyzed plan of the running query. Analysis of a view or subquery inside the
-   *  query runs under the same id and finishes first, so the query's own plan is recorded last. */
-  def register(id: Long, analyzed: LogicalPlan): Unit = {
-    records.put(id, new QueryRecord(analyzed))
+  /** Records the analyzed plan of the query being analyzed; its record, if any. On 4.2 and later
+   *  under the query's id: analysis of a view or subquery inside the query runs under the same id
+   *  and finishes first, so the query's own plan is recorded last. Before 4.2 under the plan. */
+  def registerAnalyzed(session: SparkSession, analyzed: LogicalPlan): Option[QueryRecord] =
+    if (!RunningQuery.idDuringAnalysis) {
+      Some(byAnalyzedPlan.computeIfAbsent(analyzed, (p: LogicalPlan) => new QueryRecord(p)))
+    } else queryId(session).map { id =>
+      val record = new QueryRecord(analyzed)
+      records.put(id, record)
+      collectGarbage()
+      record
+    }
+
+  /** The running query's record. Where analysis is not tied to a query id (before 4.2), it is
+   *  found when the query's planning first asks, by the analyzed plan of its QueryExecution, for
+   *  the plans the analysis check would have recorded: queries, not commands (a command runs
+   *  eagerly in a QueryExecution of its own, which analysis never marks on 4.2+ either). */
+  def record(session: SparkSession): Option[QueryRecord] =
+    queryId(session).flatMap { id =>
+      Option(records.get(id)).orElse(RunningQuery.analyzedPlan(session).filter(isQuery).map { analyzed =>
+        val fresh = Option(byAnalyzedPlan.get(analyzed)).getOrElse(new QueryRecord(analyzed))
+        val existing = records.putIfAbsent(id, fresh)
+        if (existing == null) { collectGarbage(); fresh } else existing
+      })
+    }
+
+  private def isQuery(analyzed: LogicalPlan): Boolean = analyzed match {
+    case _: Command | _: CommandResult => false
+    case other => !ValidateColsemConf.changesConf(other)
+  }
+
+  private def collectGarbage(): Unit =
     if (registrations.incrementAndGet() % 256 == 0) {
       records.entrySet().removeIf(_.getValue.isCollected)
     }
-  }
-
-  def record(session: SparkSession): Option[QueryRecord] =
-    queryId(session).flatMap(id => Option(records.get(id)))
 
   /** `error`: throws the violation as a Spark-style error. `warn`: logs it once per query. */
   def report(conf: SQLConf, record: Option[QueryRecord], violation: Violation): Unit =
     mode(conf) match {
-      case Error => throw ColsemErrors.error(violation.errorClass, violation.parameters)
+      case Error =>
+        val e = ColsemErrors.error(violation.errorClass, violation.parameters)
+        throw record.map(_.failWith(e)).getOrElse(e)
       case Warn if record.forall(_.firstReport(violation)) =>
         logWarning(ColsemErrors.message(violation.errorClass, violation.parameters))
       case _ =>

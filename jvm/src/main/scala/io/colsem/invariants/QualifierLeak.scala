@@ -43,7 +43,7 @@ object QualifierLeak {
     output.zipWithIndex.iterator.flatMap { case (a, i) =>
       val chosenByUser = definitions.get(a.exprId).exists(d => d.userNamed && d.name == a.name)
       if (chosenByUser) None else leak(a, qualified).map(q => (a, i, q))
-    }.nextOption().map { case (a, i, (relation, column)) =>
+    }.take(1).toList.headOption.map { case (a, i, (relation, column)) =>
       Violation.schemaChanged(1,
         culprit = "analysis (the analyzer or a rule that names output columns)",
         problem = s"output column ${i + 1} is named ${quote(a.name)}, which carries the " +

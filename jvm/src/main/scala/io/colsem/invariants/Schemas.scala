@@ -62,7 +62,7 @@ object Schemas {
 
   /** What breaks "`after` keeps `before` as a set (any order)", or None. */
   def setProblem(before: Seq[PhysicalField], after: Seq[PhysicalField]): Option[String] = {
-    val unmatched = ArrayBuffer.from(after)
+    val unmatched = ArrayBuffer(after: _*)
     val lost = before.filter { b =>
       unmatched.indexWhere(a => keeps(b, a)) match {
         case -1 => true
@@ -74,7 +74,7 @@ object Schemas {
 
   private def explain(lost: Seq[PhysicalField], gained: Seq[PhysicalField]): String = {
     val problems = ArrayBuffer[String]()
-    val left = ArrayBuffer.from(gained)
+    val left = ArrayBuffer(gained: _*)
     val renamedOrDropped = lost.filter { b =>
       left.indexWhere(_.name == b.name) match {
         case -1 => true

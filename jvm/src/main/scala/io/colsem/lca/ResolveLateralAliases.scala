@@ -414,7 +414,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       val size = mutable.HashMap.empty[Int, Int]
       which.toSeq.sorted.foreach { j =>
         val deps = dependsOn(j).filter(folded)
-        val d = 1 + deps.map(depth).maxOption.getOrElse(0)
+        val d = 1 + (0 +: deps.toSeq.map(depth)).max
         val n = items(j).asInstanceOf[NamedExpression].collect {
           case c: LateralAliasCandidate => meaning((j, c)) match {
             case Right(k) if folded.contains(k) => size(k)

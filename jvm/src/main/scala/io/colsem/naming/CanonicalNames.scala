@@ -7,6 +7,7 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types.{BooleanType, DecimalType, NumericType, StringType}
 
 import io.colsem.lca.LateralAliasCandidate
+import io.colsem.shims.SparkShims
 
 /**
  * The `canonical` name of an expression, computed from the expression as parsed (before
@@ -46,6 +47,13 @@ object CanonicalNames {
     case n @ Not(in @ InSubquery(values, q)) if sameSpan(n, in) => s"(${tuple(values)} NOT IN ${subquery(q)})"
     case n @ Not(u: UnresolvedFunction) if sameSpan(n, u) && infix(u).contains("between") =>
       betweenText(u, "NOT BETWEEN")
+    // Spark 3.5 parses `x [NOT] BETWEEN a AND b` into `x >= a AND x <= b` over one `x` object,
+    // every node with the predicate's position (written comparisons have positions of their own).
+    case n @ Not(a @ And(GreaterThanOrEqual(v, lo), LessThanOrEqual(v2, hi)))
+        if (v eq v2) && sameSpan(n, a) && parsedBetween(a) =>
+      s"(${render(v)} NOT BETWEEN ${render(lo)} AND ${render(hi)})"
+    case a @ And(GreaterThanOrEqual(v, lo), LessThanOrEqual(v2, hi)) if (v eq v2) && parsedBetween(a) =>
+      s"(${render(v)} BETWEEN ${render(lo)} AND ${render(hi)})"
     case n @ Not(like @ Like(l, r, esc)) if sameSpan(n, like) => this.like(l, r, esc, "NOT LIKE")
     case n @ Not(rlike @ RLike(l, r)) if sameSpan(n, rlike) => binary(n, l, r, "NOT RLIKE")
     case Not(child) => s"(NOT ${render(child)})"
@@ -102,6 +110,9 @@ object CanonicalNames {
 
   private def sameSpan(a: Expression, b: Expression): Boolean = SqlText.span(a) == SqlText.span(b)
 
+  private def parsedBetween(a: And): Boolean =
+    SqlText.span(a).isDefined && sameSpan(a, a.left) && sameSpan(a, a.right)
+
   private def literal(l: Literal): String = l match {
     case Literal(null, _) => "NULL"
     case Literal(v, StringType) => v.toString
@@ -147,7 +158,7 @@ object CanonicalNames {
   private def internalOperator(u: UnresolvedFunction): Option[String] = {
     val fn = u.nameParts.last.toLowerCase(Locale.ROOT)
     // negative(x), isnull(x), in(x, ...) are operators when the DataFrame API built them (no text).
-    val api = u.isInternal || SqlText.span(u).isEmpty
+    val api = SparkShims.isInternalCall(u) || SqlText.span(u).isEmpty
     (fn, u.arguments) match {
       case (op, Seq(l, r)) if BinaryOperators.contains(op) =>
         val shown = if (op.exists(_.isLetter)) op.toUpperCase(Locale.ROOT) else op
@@ -185,13 +196,10 @@ object CanonicalNames {
       case _ => (if (u.isDistinct) "DISTINCT " else "") + args.mkString(", ")
     }
     val ordered =
-      if (u.orderingWithinGroup.isEmpty) ""
-      else s" WITHIN GROUP (ORDER BY ${u.orderingWithinGroup.map(sortOrder).mkString(", ")})"
+      if (SparkShims.orderingWithinGroup(u).isEmpty) ""
+      else s" WITHIN GROUP (ORDER BY ${SparkShims.orderingWithinGroup(u).map(sortOrder).mkString(", ")})"
     val filter = u.filter.map(f => s" FILTER (WHERE ${render(f)})").getOrElse("")
-    val nulls = u.ignoreNulls match {
-      case Some(true) => " IGNORE NULLS"
-      case _ => ""
-    }
+    val nulls = if (SparkShims.ignoresNulls(u)) " IGNORE NULLS" else ""
     s"$fn($body)$ordered$filter$nulls"
   }
 

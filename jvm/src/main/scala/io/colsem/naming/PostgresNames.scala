@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, Filter,
 import org.apache.spark.sql.types._
 
 import io.colsem.lca.LateralAliasCandidate
+import io.colsem.shims.SparkShims
 
 /**
  * PostgreSQL's name for an unaliased SELECT item (its parser's FigureColname), computed from the
@@ -45,7 +46,7 @@ object PostgresNames {
     case UnresolvedExtractValue(child, _) => figure(child)
     case u: UnresolvedFunction if isOperatorSyntax(u) => None
     // The DataFrame API's operators are internal calls of functions named by the operator.
-    case u: UnresolvedFunction if u.isInternal || !u.nameParts.last.exists(_.isLetterOrDigit) ||
+    case u: UnresolvedFunction if SparkShims.isInternalCall(u) || !u.nameParts.last.exists(_.isLetterOrDigit) ||
         (SqlText.span(u).isEmpty && DataFrameOperators.contains(u.nameParts.last.toLowerCase(Locale.ROOT))) => None
     case u: UnresolvedFunction => Some((functionName(u.nameParts.last), 2))
     case UnresolvedWindowExpression(f, _) => figure(f)

@@ -2,11 +2,12 @@ package io.colsem.respond
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, ArrayContains, Attribute, AttributeReference, Cast, Coalesce, ExprId, Expression, GetMapValue, IsNotNull, Literal, MapKeys, NamedExpression, RuntimeReplaceable}
+import org.apache.spark.sql.catalyst.expressions.{Alias, ArrayContains, Attribute, AttributeReference, Cast, Coalesce, ExprId, Expression, GetMapValue, Literal, MapKeys, NamedExpression, RuntimeReplaceable}
 import org.apache.spark.sql.catalyst.expressions.ElementAt
-import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
 import org.apache.spark.sql.catalyst.plans.logical._
-import org.apache.spark.sql.types.{BooleanType, MapType, VariantType}
+import org.apache.spark.sql.types.{BooleanType, MapType}
+
+import io.colsem.shims.SparkShims
 
 /**
  * Tells a MISSING value from a NULL one for the output columns of an analyzed plan.
@@ -61,9 +62,7 @@ object PresenceColumns {
     case GetMapValue(map, key) if key.deterministic => Some(mapHasKey(map, key))
     case ElementAt(map, key, _, _) if map.dataType.isInstanceOf[MapType] && key.deterministic =>
       Some(mapHasKey(map, key))
-    case VariantGet(variant, path, _, _, timeZoneId) =>
-      Some(IsNotNull(VariantGet(variant, path, VariantType, failOnError = false, timeZoneId)))
-    case _ => None
+    case other => SparkShims.variantPresence(other)
   }
 
   private def mapHasKey(map: Expression, key: Expression): Expression =
@@ -127,7 +126,7 @@ object PresenceColumns {
       case WithCTE(main, definitions) =>
         // Definitions come before their uses (a later one may read an earlier one).
         val newDefinitions = definitions.map { d =>
-          if (d.hasSelfReferenceAsCTERef || d.hasSelfReferenceAsUnionLoopRef) d else {
+          if (SparkShims.isRecursive(d)) d else {
             val (newChild, presence) = rewrite(d.child)
             val original = d.child.output
             val tracked = original.indices.filter(i => presence.contains(original(i).exprId))

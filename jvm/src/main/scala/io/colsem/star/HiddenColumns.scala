@@ -4,7 +4,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.catalog.{CatalogTable, HiveTableRelation}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Coalesce, ExprId}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Coalesce, ExprId, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.execution.datasources.LogicalRelation
@@ -125,6 +125,15 @@ object HiddenColumns {
       else input.output.filter(taggedByMetadata).map(_.exprId).toSet
     }
   }
+
+  /** A star's expansion without the hidden columns. Struct fields of `s.*` are aliases, never
+   *  hidden: they are not columns of a table. */
+  def withoutHidden(expanded: Seq[NamedExpression], hidden: Set[ExprId]): Seq[NamedExpression] =
+    if (hidden.isEmpty) expanded
+    else expanded.filterNot {
+      case a: Attribute => hidden.contains(a.exprId)
+      case _ => false
+    }
 
   /** Names listed by a `colsem.hidden_columns` value: comma-separated, optionally back-quoted. */
   def listedNames(property: Option[String]): Seq[String] =

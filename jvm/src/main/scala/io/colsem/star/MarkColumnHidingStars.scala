@@ -1,6 +1,6 @@
 package io.colsem.star
 
-import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedStar, UnresolvedStarExceptOrReplace}
+import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedStar}
 import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, InsertIntoStatement, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
 
 import io.colsem.ValidateColsemConf
+import io.colsem.shims.SparkShims
 
 /**
  * Hints-batch rule (before Resolution, so before Spark expands any star): when the session asks
@@ -42,7 +43,7 @@ object MarkColumnHidingStars extends Rule[LogicalPlan] {
    *  `withColumn(s)`/`withColumnRenamed`, nor `* REPLACE`. */
   private def isPlainStar(item: Expression): Boolean = item match {
     case _: UnresolvedStar => true
-    case s: UnresolvedStarExceptOrReplace => s.replacements.isEmpty
+    case s if SparkShims.isStarExcept(s) => true
     case UnresolvedAlias(s, _) => isPlainStar(s)
     case _ => false
   }

@@ -33,7 +33,10 @@ class NamingSuite extends AnyFunSuite {
   test("casts, CASE, subqueries, lambdas, windows") {
     assert(names("CAST(id AS BIGINT)") === Seq("CAST(id AS BIGINT)", "id", "CAST(id AS BIGINT)", "CAST(id AS BIGINT)"))
     assert(names("CAST(1 + id AS decimal(5, 2))").take(2) === Seq("CAST((1 + id) AS DECIMAL(5,2))", "numeric"))
-    assert(names("'1'::int").take(2) === Seq("CAST(1 AS INT)", "int4"))
+    // The `::` cast syntax came in Spark 4.0.
+    if (!org.apache.spark.SPARK_VERSION.startsWith("3.")) {
+      assert(names("'1'::int").take(2) === Seq("CAST(1 AS INT)", "int4"))
+    }
     assert(names("CASE x WHEN 1 THEN 'a' ELSE y END").take(2) === Seq("CASE x WHEN 1 THEN a ELSE y END", "y"))
     assert(names("(SELECT max(a) FROM u)").take(2) === Seq("(SELECT max(a) FROM u)", "max"))
     assert(names("transform(xs, x -> x + 1)").take(2) === Seq("transform(xs, x -> (x + 1))", "transform"))

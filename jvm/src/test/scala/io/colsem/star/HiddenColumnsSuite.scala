@@ -10,6 +10,8 @@ import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.types.{IntegerType, MetadataBuilder, StructType}
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.colsem.shims.SparkShims
+
 /** Which columns a star's input hides, on hand-built resolved plans. */
 class HiddenColumnsSuite extends AnyFunSuite {
 
@@ -75,7 +77,7 @@ class HiddenColumnsSuite extends AnyFunSuite {
     val v = view(" `ID` , _row_id", Project(Seq(id, rowId), frame))
     assert(hidden(v, taggedOnly) === Set("id", "_row_id"))
     val e = intercept[AnalysisException](hidden(v, taggedOnly, caseSensitiveResolution))
-    assert(e.getCondition === "COLSEM_UNKNOWN_HIDDEN_COLUMNS")
+    assert(SparkShims.errorClassOf(e) === "COLSEM_UNKNOWN_HIDDEN_COLUMNS")
     assert(e.getMessageParameters.get("validValue") === "_row_id")
   }
 

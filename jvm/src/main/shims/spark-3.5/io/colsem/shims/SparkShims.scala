@@ -1,0 +1,92 @@
+package io.colsem.shims
+
+import java.net.URL
+
+import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
+import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, SortOrder}
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.Origin
+import org.apache.spark.sql.internal.SQLConf
+
+/**
+ * Everything whose Spark API differs between Spark lines sits behind this object; one copy per
+ * line lives in `jvm/src/main/shims/`. This is the Spark 3.5 (Scala 2.12) copy: where 3.5 lacks
+ * a feature (VARIANT, `* EXCEPT`, session variables, WITHIN GROUP, the single-pass resolver, the
+ * Hints-batch injection), the answer is what that absence means; docs/versions.md lists them.
+ */
+object SparkShims {
+
+  def analysisException(
+      message: String,
+      errorClass: String,
+      sqlState: String,
+      parameters: Map[String, String],
+      origin: Option[Origin]): AnalysisException =
+    AnalysisExceptions.create(message, errorClass, sqlState, parameters, origin)
+
+  /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
+  def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
+      .asInstanceOf[AnalysisException]
+
+  /** The text of Spark's message for one of its error classes. */
+  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
+    org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
+
+  /** The analysis of a subquery, whose names may be outer references, is under way. */
+  def resolvingSubquery: Boolean = AnalysisContext.get.outerPlan.isDefined
+
+  /** Spark 3.5 has no session variables (DECLARE VARIABLE came in 4.0). */
+  def isSessionVariable(session: SparkSession, name: String): Boolean = false
+
+  /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
+  def registerErrorConditions(conditions: URL): Unit =
+    org.apache.spark.colsem.ErrorConditionRegistry.register(conditions)
+
+  /** Spark 3.5 has only the fixed-point analyzer, where injected resolution rules run. */
+  def singlePassResolverEnabled(conf: SQLConf): Boolean = false
+
+  /** Whether a function call says IGNORE NULLS. */
+  def ignoresNulls(u: UnresolvedFunction): Boolean = UnresolvedFunctions.ignoresNulls(u)
+
+  /** Spark 3.5 parses no WITHIN GROUP clause into UnresolvedFunction. */
+  def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = Nil
+
+  /** The error class of one of Spark's errors. */
+  def errorClassOf(e: AnalysisException): String = e.getErrorClass
+
+  /** Spark 3.5's DataFrame operators build expressions (`Add`), not internal function calls. */
+  def isInternalCall(u: UnresolvedFunction): Boolean = false
+
+  /** Spark 3.5 has no `* EXCEPT`. */
+  def isStarExcept(e: Expression): Boolean = false
+
+  /** Spark 3.5 has no VARIANT: MISSING comes from MAP lookups only. */
+  def variantPresence(e: Expression): Option[Expression] = None
+
+  /** Spark 3.5 has no recursive CTEs. */
+  def isRecursive(d: CTERelationDef): Boolean = false
+
+  /** Rules that must see the plan before Resolution (stars unexpanded, names unresolved), in
+   *  order. Spark 3.5 has no Hints-batch injection, and its Resolution batch expands a star in
+   *  the iteration its input resolves, before any injected rule: so the rules run on each parsed
+   *  statement instead (SQL text and view text, nested CTEs and subqueries included), through a
+   *  parser wrapping Spark's. Plans the DataFrame API builds are never parsed: they stay vanilla. */
+  def injectPreResolutionRules(
+      extensions: SparkSessionExtensions,
+      rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =
+    extensions.injectParser((session, delegate) =>
+      new PreResolutionParser(session, delegate, rules.map(_(session))))
+
+  /** The analyzed plan of a DataFrame. */
+  def analyzedPlan(df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row]): LogicalPlan =
+    org.apache.spark.sql.colsem.DataFrames.analyzedPlan(df)
+
+  /** A DataFrame of `df`'s session over `plan`, a resolved plan colsem built from its analyzed one. */
+  def dataFrameOf(
+      df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row],
+      plan: LogicalPlan): org.apache.spark.sql.DataFrame =
+    org.apache.spark.sql.colsem.DataFrames.ofAnalyzedPlan(df, plan)
+}

@@ -1,0 +1,30 @@
+package io.colsem.star
+
+import org.apache.spark.sql.catalyst.analysis.{Resolver, Star}
+import org.apache.spark.sql.catalyst.expressions.{ExprId, NamedExpression, Unevaluable}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+
+/**
+ * A `*`, `t.*` or `* EXCEPT (...)` that leaves out the hidden columns of its input.
+ *
+ * Spark's ResolveReferences expands stars as soon as their operator's child is resolved, and
+ * gives the star only the child's output, not the child plan; which columns are hidden depends on
+ * where each column comes from, which only the plan says. So the star expands in two steps:
+ * while `hidden` is unknown it expands to itself (Spark keeps the operator unresolved and tries
+ * again next iteration); [[ResolveColumnHidingStars]], at the end of the same iteration, reads the
+ * resolved child and fills `hidden`; the next iteration expands the wrapped star exactly as
+ * vanilla Spark does (qualifiers, EXCEPT, errors and all) and drops the hidden columns.
+ *
+ * Spark 3.5 copy: `Star` is an abstract class (a leaf expression) expanding through
+ * `expand(input, resolver)`.
+ */
+case class ColumnHidingStar(star: Star, exclusion: StarExclusion, hidden: Option[Set[ExprId]] = None)
+  extends Star with Unevaluable {
+
+  override def expand(input: LogicalPlan, resolver: Resolver): Seq[NamedExpression] = hidden match {
+    case None => Seq(this)
+    case Some(ids) => HiddenColumns.withoutHidden(star.expand(input, resolver), ids)
+  }
+
+  override def toString: String = star.toString
+}

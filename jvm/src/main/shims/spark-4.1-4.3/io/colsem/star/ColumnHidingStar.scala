@@ -1,0 +1,28 @@
+package io.colsem.star
+
+import org.apache.spark.sql.catalyst.analysis.{ExpandStarParameters, Star}
+import org.apache.spark.sql.catalyst.expressions.{ExprId, LeafExpression, NamedExpression, Unevaluable}
+
+/**
+ * A `*`, `t.*` or `* EXCEPT (...)` that leaves out the hidden columns of its input.
+ *
+ * Spark's ResolveReferences expands stars as soon as their operator's child is resolved, and
+ * gives the star only the child's output, not the child plan; which columns are hidden depends on
+ * where each column comes from, which only the plan says. So the star expands in two steps:
+ * while `hidden` is unknown it expands to itself (Spark keeps the operator unresolved and tries
+ * again next iteration); [[ResolveColumnHidingStars]], at the end of the same iteration, reads the
+ * resolved child and fills `hidden`; the next iteration expands the wrapped star exactly as
+ * vanilla Spark does (qualifiers, EXCEPT, errors and all) and drops the hidden columns.
+ *
+ * Spark 4.1 and later copy: stars expand through `expandStar(ExpandStarParameters)`.
+ */
+case class ColumnHidingStar(star: Star, exclusion: StarExclusion, hidden: Option[Set[ExprId]] = None)
+  extends LeafExpression with Star with Unevaluable {
+
+  override def expandStar(parameters: ExpandStarParameters): Seq[NamedExpression] = hidden match {
+    case None => Seq(this)
+    case Some(ids) => HiddenColumns.withoutHidden(star.expandStar(parameters), ids)
+  }
+
+  override def toString: String = star.toString
+}

@@ -1,0 +1,106 @@
+package io.colsem.shims
+
+import java.net.URL
+
+import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
+import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedFunction, UnresolvedStarExceptOrReplace}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, IsNotNull, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
+import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.Origin
+import org.apache.spark.sql.internal.SQLConf
+import org.apache.spark.sql.types.VariantType
+
+/**
+ * Everything whose Spark API differs between Spark lines sits behind this object; one copy per
+ * line lives in `jvm/src/main/shims/`. This is the Spark 4.x copy (4.0 to 4.3); what differs
+ * within 4.x is delegated to the smaller objects of the range folders (`spark-4.0`,
+ * `spark-4.1-4.3`, ...), which `line.<L>.shims` in jvm/versions.properties selects.
+ */
+object SparkShims {
+
+  def analysisException(
+      message: String,
+      errorClass: String,
+      sqlState: String,
+      parameters: Map[String, String],
+      origin: Option[Origin]): AnalysisException =
+    AnalysisExceptions.create(message, errorClass, sqlState, parameters, origin)
+
+  /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
+  def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
+      .asInstanceOf[AnalysisException]
+
+  /** The text of Spark's message for one of its error classes. */
+  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
+    org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
+
+  /** The analysis of a subquery, whose names may be outer references, is under way. */
+  def resolvingSubquery: Boolean = AnalysisContext.get.outerPlan.isDefined
+
+  /** Whether `name` is a session variable (DECLARE VARIABLE), which a bare name may mean. */
+  def isSessionVariable(session: SparkSession, name: String): Boolean =
+    session.sessionState.catalogManager.tempVariableManager.get(Seq(name)).isDefined
+
+  /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
+  def registerErrorConditions(conditions: URL): Unit =
+    org.apache.spark.colsem.ErrorConditionRegistry.register(conditions)
+
+  private val SinglePassResolverKeys = Seq(
+    "spark.sql.analyzer.singlePassResolver.enabled",
+    "spark.sql.analyzer.singlePassResolver.enabledTentatively")
+
+  /** True when Spark 4's single-pass analyzer may resolve queries instead of the fixed-point one
+   *  (where injected resolution rules run). */
+  def singlePassResolverEnabled(conf: SQLConf): Boolean =
+    SinglePassResolverKeys.exists(k => conf.getConfString(k, "false").trim.equalsIgnoreCase("true"))
+
+  /** Whether a function call says IGNORE NULLS. */
+  def ignoresNulls(u: UnresolvedFunction): Boolean = UnresolvedFunctions.ignoresNulls(u)
+
+  /** The ORDER BY of a call's WITHIN GROUP clause (empty without one). */
+  def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = u.orderingWithinGroup
+
+  /** The error class of one of Spark's errors. */
+  def errorClassOf(e: AnalysisException): String = e.getCondition
+
+  /** Whether the DataFrame API made this call (`col("a") + 1` is an internal call of `+`). */
+  def isInternalCall(u: UnresolvedFunction): Boolean = u.isInternal
+
+  /** `* EXCEPT (...)` without REPLACE (Spark 4 parses both into one class). */
+  def isStarExcept(e: Expression): Boolean = e match {
+    case s: UnresolvedStarExceptOrReplace => s.replacements.isEmpty
+    case _ => false
+  }
+
+  /** For a lookup of a VARIANT path, whether the path is present (a JSON null counts as present);
+   *  None for any other expression. */
+  def variantPresence(e: Expression): Option[Expression] = e match {
+    case VariantGet(variant, path, _, _, timeZoneId) =>
+      Some(IsNotNull(VariantGet(variant, path, VariantType, failOnError = false, timeZoneId)))
+    case _ => None
+  }
+
+  /** A recursive CTE definition (WITH RECURSIVE), which reads its own rows. */
+  def isRecursive(d: CTERelationDef): Boolean =
+    d.hasSelfReferenceAsCTERef || d.hasSelfReferenceAsUnionLoopRef
+
+  /** Rules that must see the plan before Resolution (stars unexpanded, names unresolved), in
+   *  order: Spark 4's Hints batch, which runs before Resolution on every plan analyzed. */
+  def injectPreResolutionRules(
+      extensions: SparkSessionExtensions,
+      rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =
+    rules.foreach(extensions.injectHintResolutionRule)
+
+  /** The analyzed plan of a classic DataFrame. */
+  def analyzedPlan(df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row]): LogicalPlan =
+    org.apache.spark.sql.colsem.DataFrames.analyzedPlan(df)
+
+  /** A DataFrame of `df`'s session over `plan`, a resolved plan colsem built from its analyzed one. */
+  def dataFrameOf(
+      df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row],
+      plan: LogicalPlan): org.apache.spark.sql.DataFrame =
+    org.apache.spark.sql.colsem.DataFrames.ofAnalyzedPlan(df, plan)
+}
