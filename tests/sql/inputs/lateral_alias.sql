@@ -37,6 +37,8 @@ SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e;
 SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2) AS w FROM t1 ORDER BY x, w;
 -- An unaliased window item (the fuzzer found these refused as in native Spark).
 SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2), x + 1 FROM t1 ORDER BY 1, 2;
+-- Outside the window function, native names (the fuzzer found these changed).
+SELECT 9 AS v, dense_rank() OVER (ORDER BY s1) + v, v + 1 FROM t1 ORDER BY 2;
 SELECT row_number() OVER (ORDER BY s1, s2) AS rn, rn + 1 AS rn2 FROM t1 ORDER BY rn;
 -- Aggregates over aliases, and aliases of aggregates.
 SELECT avg(s1) AS a, a + 1 AS b FROM t1;

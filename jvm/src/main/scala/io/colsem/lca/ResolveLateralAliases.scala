@@ -108,14 +108,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
             case Right(j) => list.reference(c, j)
             case Left(expr) => UnresolvedAlias(expr)
           }
-          // Named as Spark's native support would name it; but native support refuses windows,
-          // and its rule raises LATERAL_COLUMN_ALIAS_IN_WINDOW on any reference it finds in one
-          // (the fuzzer found `SELECT x AS a, sum(a) OVER ()` refused), so a window item is named
-          // from the resolved expression, its references named as written.
-          case u @ UnresolvedAlias(_, None) if !u.exists(isWindow) =>
-            list.substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
           case u @ UnresolvedAlias(_, None) =>
-            list.substitute(i, u, asWritten = true).asInstanceOf[NamedExpression]
+            list.substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
           case item => list.substitute(i, item).asInstanceOf[NamedExpression]
         })
       }
@@ -374,17 +368,26 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
      *  Spark will name it from its text with native lateral alias references in it, so those are
      *  put there, and unwrapped once it has its name. asWritten: see [[value]]. */
-    def substitute(i: Int, e: Expression, forNaming: Boolean = false, asWritten: Boolean = false): Expression =
-      e.transformUp {
+    def substitute(i: Int, e: Expression, forNaming: Boolean = false, asWritten: Boolean = false): Expression = {
+      // Native support refuses references inside a window function, and its rule raises
+      // LATERAL_COLUMN_ALIAS_IN_WINDOW on any native reference it finds in one (the fuzzer found
+      // `SELECT x AS a, sum(a) OVER ()` refused): there the column is named as written instead.
+      // Outside windows an unaliased item keeps native references, as native Spark names
+      // `rank() OVER (...) + v` (the fuzzer found that name changed otherwise).
+      def replace(node: Expression, inWindow: Boolean): Expression = node match {
         case c: LateralAliasCandidate => meaning((i, c)) match {
           case Left(expr) => expr
-          case Right(j) if forNaming && !folded.contains(j) =>
+          case Right(j) if forNaming && !inWindow && !folded.contains(j) =>
             val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
             ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
             ref
-          case Right(j) => value(c, j, asWritten)
+          case Right(j) => value(c, j, asWritten || forNaming)
         }
+        case w if isWindow(w) => w.mapChildren(replace(_, inWindow = true))
+        case other => other.mapChildren(replace(_, inWindow))
       }
+      replace(e, inWindow = false)
+    }
 
     /** Materialized aliases each alias really waits for: folded ones stand for what they use. */
     private def effectiveDeps(i: Int): Set[Int] =
