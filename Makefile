@@ -19,6 +19,7 @@ endif
 VENV := $(if $(filter $(SPARK),$(DEFAULT_LINE)),.venv,.venv-$(SPARK))
 PY := $(VENV)/bin/python
 SPARK_VERSION := $(call version,line.$(SPARK).spark.version)
+VENV_PINS := $(foreach pin,$(call version,line.$(SPARK).venv.pins),"$(pin)")
 SBT_VERSION := $(call version,sbt.version)
 # Where publish-local publishes (and the --packages test resolves from); M2=/tmp/m2 keeps it private.
 M2 ?= $(HOME)/.m2/repository
@@ -63,7 +64,7 @@ $(VENV)/.deps: pyproject.toml $(VERSIONS) | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "duckdb>=1.1"
+	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "duckdb>=1.1" $(VENV_PINS)
 	@touch $@
 
 venv: $(VENV)/.deps

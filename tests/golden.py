@@ -2,7 +2,14 @@
 statements (each ending with ';' at the end of a line), tests/sql/results/NAME.sql.out their
 schema and rows, or their error class, SQLSTATE and parameters.
 
-Regenerate the results with COLSEM_GOLDEN_REGENERATE=1 (then review the diff)."""
+The results are the newest Spark line's (`default.line` in jvm/versions.properties). Where Spark
+itself answers a statement differently on another line (3.5 has no `* EXCEPT`, other error texts),
+that line's reviewed output is tests/sql/results/<line>/NAME.sql.out; docs/versions.md lists them.
+
+Regenerate the results with COLSEM_GOLDEN_REGENERATE=1 on the line at hand (then review the diff):
+on the default line it rewrites results/NAME.sql.out; on another line it writes results/<line>/
+only where the output differs from the default line's, and removes an override that no longer
+differs."""
 
 from __future__ import annotations
 
@@ -16,6 +23,44 @@ from typing import Any, List
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 INPUTS = SQL_DIR / "inputs"
 RESULTS = SQL_DIR / "results"
+VERSIONS = Path(__file__).resolve().parent.parent / "jvm" / "versions.properties"
+
+
+def version_property(key: str) -> str:
+    for line in VERSIONS.read_text().splitlines():
+        if line.startswith(key + "="):
+            return line.split("=", 1)[1].strip()
+    raise ValueError(f"{VERSIONS} has no {key}")
+
+
+def default_line() -> str:
+    """The Spark line whose output results/NAME.sql.out holds."""
+    return version_property("default.line")
+
+
+def running_line() -> str:
+    """The Spark line (major.minor) of the pyspark this process imports."""
+    import pyspark
+
+    return ".".join(pyspark.__version__.split(".")[:2])
+
+
+def expected_result(name: str, line: str) -> Path:
+    """Where the expected output of inputs/NAME.sql on Spark `line` is."""
+    override = RESULTS / line / f"{name}.sql.out"
+    return override if line != default_line() and override.exists() else RESULTS / f"{name}.sql.out"
+
+
+def record_result(name: str, line: str, actual: str) -> None:
+    """Regeneration: the default line's output, or another line's where it differs from that."""
+    base, override = RESULTS / f"{name}.sql.out", RESULTS / line / f"{name}.sql.out"
+    if line == default_line():
+        base.write_text(actual)
+    elif base.exists() and base.read_text() == actual:
+        override.unlink(missing_ok=True)
+    else:
+        override.parent.mkdir(exist_ok=True)
+        override.write_text(actual)
 
 
 def statements(text: str) -> List[str]:
@@ -34,6 +79,8 @@ def format_value(value: Any) -> str:
         return "NaN" if math.isnan(value) else repr(value)
     if isinstance(value, Decimal):
         return str(value)
+    if isinstance(value, (bytes, bytearray)):  # PySpark 3.5 returns bytearray, 4.x bytes
+        return repr(bytes(value))
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(format_value(v) for v in value) + "]"
     if isinstance(value, dict):

@@ -14,9 +14,15 @@ from typing import Dict
 import pytest
 
 from conftest import SESSION_PRELUDE, TESTS, result_of, run_python
+from golden import running_line
+
+LINE = running_line()
+# DataFrame.toArrow is new in PySpark 4.0.
+READERS = ["collect", "toPandas"] + ([] if LINE == "3.5" else ["toArrow"])
 
 SCRIPT = SESSION_PRELUDE + """
 import colsem
+from pyspark.sql import DataFrame
 
 jar, warehouse, cases = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 builder = (local_builder().config("spark.jars", jar)
@@ -34,8 +40,13 @@ def outcome(run):
         # getCondition() in PySpark 4, getErrorClass() in 3.5.
         condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
         if condition is None:  # a JVM failure PySpark does not convert
-            text = str(getattr(exc, "java_exception", exc))
-            return {"error": "JVM", "message": text.splitlines()[0][:300]}
+            java = getattr(exc, "java_exception", None)
+            text = str(java if java is not None else exc)
+            causes = []  # the JVM exception's causes, outermost first
+            while java is not None and len(causes) < 10:
+                causes.append(java.toString())
+                java = java.getCause()
+            return {"error": "JVM", "message": text.splitlines()[0][:300], "causes": causes}
         return {"error": condition(), "sqlState": exc.getSqlState(),
                 "parameters": dict(exc.getMessageParameters() or {})}
 
@@ -47,6 +58,8 @@ for name, conf, sql, actions in cases:
             session.conf.set("spark.colsem.invariants", mode)
             for key, value in conf.items():
                 session.conf.set(key, value)
+            if action == "toArrow" and not hasattr(DataFrame, "toArrow"):
+                continue  # PySpark 3.5 has no DataFrame.toArrow
             marker.warn(f"CASE {name}/{mode}/{action}")
             def run():
                 df = session.sql(sql)
@@ -83,9 +96,9 @@ CASES = [
     ("physical_reorder", {"spark.broken.physicalReorder": "1"},
      "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
     ("lying_exec", {"spark.broken.lyingExec": "1"}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
-     ["collect", "toPandas", "toArrow"]),
+     READERS),
     ("healthy", {}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0 ORDER BY s1",
-     ["collect", "toPandas", "toArrow"]),
+     READERS),
 ]
 
 
@@ -133,6 +146,9 @@ def error(invariant: int, culprit: str, problem: str, diff: str) -> dict:
 
 
 OPERATOR_BATCH = "(batch 'Operator Optimization before Inferring Filters')"
+# The binding failure a renamed column causes far from the rule that renamed it, in each line's words.
+MISSING_ATTRIBUTE = {"jvm": "java.lang.IllegalStateException: Couldn't find u#" if LINE == "3.5"
+                     else "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"}
 CORRUPT = {"schema": "struct<s1:int,u:string>", "corrupt": [[1, "A"], [2, "B"]]}
 # What each broken rule does to the query with invariants off (silently), and the error it gets
 # with them on.
@@ -149,7 +165,7 @@ EXPECTED = {
         error(5, f"optimizer rule com.example.broken.DropColumn {OPERATOR_BATCH}", "`u` was dropped",
               "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT)")),
     "rename_column": (
-        {"jvm": "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"},
+        MISSING_ATTRIBUTE,
         error(5, f"optimizer rule com.example.broken.RenameColumn {OPERATOR_BATCH}",
               "`u` was renamed to `x`", "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT, `x` STRING)")),
     "reorder_projection": (
@@ -163,7 +179,7 @@ EXPECTED = {
               "`id` became nullable (it was NOT NULL)",
               "analyzed (`id` BIGINT NOT NULL, `j` BIGINT NOT NULL); optimized (`id` BIGINT, `j` BIGINT NOT NULL)")),
     "strategy_rename": (
-        {"jvm": "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"},
+        MISSING_ATTRIBUTE,
         error(3, "planner strategy com.example.broken.RenamingProjectStrategy (it planned Project "
                  "as Project)", "`u` was renamed to `x`",
               "analyzed (`s1` INT, `u` STRING); planned (`s1` INT, `x` STRING)")),
@@ -194,7 +210,17 @@ def test_error_mode_fails_the_query_naming_invariant_rule_and_diff(outcomes, nam
     _, expected = EXPECTED[name]
     actions = next(c[3] for c in CASES if c[0] == name)
     for action in actions:
-        assert outcomes["results"][f"{name}/error/{action}"] == expected, action
+        actual = outcomes["results"][f"{name}/error/{action}"]
+        if LINE == "3.5" and name == "lying_exec":
+            # Found while a task produces rows: Spark 3.5 reports a task's failure as a plain
+            # SparkException ("Job aborted due to stage failure" from collect, "Exception thrown in
+            # awaitResult" from the Arrow path) with the task's error inside, not as the task's
+            # error class (4.x does).
+            assert actual["error"] == "JVM", (action, actual)
+            assert actual["message"].startswith("org.apache.spark.SparkException: "), (action, actual)
+            assert any(message(expected) in cause for cause in actual["causes"]), (action, actual)
+        else:
+            assert actual == expected, action
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -202,7 +228,7 @@ def test_off_the_broken_rule_does_its_damage_silently(outcomes, name):
     silent, _ = EXPECTED[name]
     off = outcomes["results"][f"{name}/off/collect"]
     if "jvm" in silent:  # an internal error far from the rule that caused it
-        assert off["error"] == "JVM" and off["message"].startswith(silent["jvm"]), off
+        assert off["error"] == "JVM" and off["message"].startswith(silent["jvm"]), off["message"]
     elif "corrupt" in silent:  # the declared schema, with rows that do not fit it
         assert off["schema"] == silent["schema"] and off["rows"] != silent["corrupt"], off
     else:
@@ -227,7 +253,7 @@ def test_warn_mode_logs_once_per_query_and_runs_it(outcomes, name):
 
 def test_a_healthy_query_passes_every_check_and_every_reader(outcomes):
     for mode in ("off", "warn", "error"):
-        for action in ("collect", "toPandas", "toArrow"):
+        for action in READERS:
             assert outcomes["results"][f"healthy/{mode}/{action}"] == {
                 "schema": "struct<s1:int,u:string>", "rows": [[1, "A"], [2, "B"]]}, (mode, action)
             assert outcomes["warnings"][f"healthy/{mode}/{action}"] == []

@@ -38,3 +38,9 @@ SELECT s AS a2, (max(a2) || a2) AS col2 FROM fa AS t1 GROUP BY a2;
 SELECT k AS a3, sum(a3) AS s, a3 + 1 AS b FROM fa AS t1 GROUP BY k;
 
 WITH cte0 AS (SELECT 'A' AS tot FROM fa AS t1) SELECT 'b' AS s, (tot || s) AS z FROM cte0 AS t2 GROUP BY s, z;
+
+SELECT t2.k AS w2, (t2.k - y) AS tot, min(t2.id) OVER (PARTITION BY (t2.k * tot)) AS m FROM fb AS t1 LEFT JOIN fc AS t2 USING (id, k);
+
+SELECT t2.id AS w, sum(w) AS x FROM fb AS t1 JOIN fa AS t2 USING (id, k) GROUP BY t2.id;
+
+SELECT x AS y2, max(id) OVER (ORDER BY y2) AS id2, id2 + 1 AS z FROM fc AS t1;

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedNamedLambdaVariable, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project, Window}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
@@ -480,10 +480,10 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           val item = substitute(i, items(i)).asInstanceOf[NamedExpression]
           if (privateNames) privateCopy(item) else item
         }
-        resolveLevel(pending, below.output) match {
-          case Some(resolved) =>
-            ordered.zip(resolved).foreach { case (i, r) => computed(i) = r.toAttribute }
-            below = Project(below.output ++ resolved, below)
+        resolveLevel(pending, below) match {
+          case Some((level, attributes)) =>
+            ordered.zip(attributes).foreach { case (i, a) => computed(i) = a }
+            below = level
             true
           case None => false
         }
@@ -504,16 +504,36 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     case other => other.newInstance()
   }
 
-  /** Resolves one level's items over its inputs with the session's analyzer; None unless every
-   *  item comes out resolved and the plan keeps its shape (an aggregate or window function does
-   *  not: such aliases are left to the native path). */
-  private def resolveLevel(items: Seq[NamedExpression], inputs: Seq[Attribute]): Option[Seq[NamedExpression]] = {
+  /**
+   * One level: `below` with the items added to its output, resolved at once with the session's
+   * analyzer, and the items' attributes. None unless every item resolves as a projection, or as
+   * window functions over one (the fuzzer found `SELECT v AS y, max(id) OVER (ORDER BY y) AS w,
+   * w + 1` refused when a window alias sent the whole list to the native path, which refuses the
+   * reference inside the window); an aggregate or a generator would change what the level's rows
+   * are, so such aliases are left to the native path. A name only the input's hidden columns have
+   * (`t2.k` over `JOIN ... USING (k)`, a file's `_metadata`) resolves in a second try that lists
+   * them; Spark's AddMetadataColumns then exposes them from the input, as it does for the list.
+   */
+  private def resolveLevel(items: Seq[NamedExpression], below: LogicalPlan): Option[(LogicalPlan, Seq[Attribute])] = {
+    val hidden = below.metadataOutput.filterNot(below.outputSet.contains)
+    val tries = if (hidden.isEmpty) Seq(below.output) else Seq(below.output, below.output ++ hidden)
+    tries.iterator.map(resolveLevelOver(items, below, _)).collectFirst { case Some(level) => level }
+  }
+
+  private def resolveLevelOver(items: Seq[NamedExpression], below: LogicalPlan,
+      inputs: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
     val relation = LocalRelation(inputs)
-    session.sessionState.analyzer.execute(Project(items, relation)) match {
-      case Project(resolved, r: LocalRelation) if (r eq relation) && resolved.size == items.size &&
-          resolved.forall(_.resolved) =>
-        Some(resolved)
-      case _ => None
+    val analyzed = session.sessionState.analyzer.execute(Project(below.output ++ items, relation))
+    def projectionOrWindow(node: LogicalPlan): Boolean = node match {
+      case _: Project | _: Window => true
+      case r => r eq relation
+    }
+    if (analyzed.resolved && analyzed.output.size == below.output.size + items.size &&
+        !analyzed.exists(node => !projectionOrWindow(node))) {
+      val level = analyzed.transformUp { case r: LocalRelation if r eq relation => below }
+      Some((level, analyzed.output.drop(below.output.size)))
+    } else {
+      None
     }
   }
 }
