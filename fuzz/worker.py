@@ -27,16 +27,18 @@ def error_of(exc: BaseException) -> Dict[str, Any]:
     from py4j.protocol import Py4JJavaError
     from pyspark.errors import PySparkException
 
+    from golden import condition
+
     cls, state, message = type(exc).__name__, None, str(exc)
     if isinstance(exc, PySparkException):
-        cls = exc.getCondition() or cls
+        cls = condition(exc) or cls
         state = exc.getSqlState()
     elif isinstance(exc, Py4JJavaError):
         java = exc.java_exception
         message = java.toString()
         cls = java.getClass().getName()
         try:
-            cls = java.getCondition() or cls
+            cls = condition(java) or cls
             state = java.getSqlState()
         except Exception:  # not a SparkThrowable (StackOverflowError, ...)
             pass

@@ -12,16 +12,10 @@ from typing import List
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
 import build_jar  # noqa: E402
+from golden import running_line  # noqa: E402,F401  (the tests' one definition)
 
 read_versions = build_jar.read_versions
 line_versions = build_jar.line_versions
-
-
-def running_line() -> str:
-    """The Spark line of the pyspark these tests run on ("4.3", "3.5", ...)."""
-    import pyspark
-
-    return ".".join(pyspark.__version__.split(".")[:2])
 
 
 def compile_scala(sources: List[Path], spark_jars: Path, jar: Path) -> Path:

@@ -12,6 +12,7 @@ import pytest
 
 import colsem
 from conftest import SESSION_PRELUDE, result_of, run_python, stop_server
+from golden import running_line, version_property
 
 
 def _free_port() -> int:
@@ -26,9 +27,13 @@ def connect_server(workdir: Path, log4j_file: Path):
 
     port = _free_port()
     log = (workdir / "connect-server.log").open("w")
+    # pyspark 4 ships the Connect server; for 3.5 it is a separate artifact on Maven Central.
+    jars = Path(pyspark.__file__).parent / "jars"
+    server_jar = [] if list(jars.glob("spark-connect_*.jar")) else [
+        "--packages", version_property(f"line.{running_line()}.connect.server")]
     cmd = [str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
-           "--name", "colsem-connect-test", "--master", "local[1]",
+           "--name", "colsem-connect-test", "--master", "local[1]", *server_jar,
            "--driver-java-options", f"-Dlog4j2.configurationFile={log4j_file}",
            "--conf", "spark.ui.enabled=false",
            "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
@@ -38,7 +43,7 @@ def connect_server(workdir: Path, log4j_file: Path):
            "--conf", f"spark.sql.extensions={colsem.EXTENSION_CLASS}",
            "spark-internal"]
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 300  # a first --packages run downloads the server
     try:
         while True:
             if server.poll() is not None:
@@ -49,7 +54,7 @@ def connect_server(workdir: Path, log4j_file: Path):
                     break
             except OSError:
                 if time.monotonic() > deadline:
-                    pytest.fail("Connect server did not listen within 180 s")
+                    pytest.fail("Connect server did not listen within 300 s")
                 time.sleep(0.5)
         yield f"sc://127.0.0.1:{port}"
     finally:

@@ -85,7 +85,7 @@ def test_invalid_value_fails_the_next_query_with_key_value_and_allowed_values(sp
     err = _error(session, "SELECT s1 FROM t1")
     assert condition(err) == "COLSEM_INVALID_CONF_VALUE"
     assert err.getSqlState() == "22022"
-    assert err.getMessageParameters() == {
+    assert dict(err.getMessageParameters()) == {
         "confName": "spark.colsem.singlePassResolver.policy", "confValue": "loud",
         "allowedValues": "warn, error", "default": "warn"}
     session.sql("RESET spark.colsem.singlePassResolver.policy")
@@ -105,6 +105,9 @@ def test_single_pass_analyzer_error_policy(spark):
     session = spark.newSession()
     session.conf.set("spark.sql.analyzer.singlePassResolver.enabled", "true")
     session.conf.set("spark.colsem.singlePassResolver.policy", "error")
+    if running_line() == "3.5":  # no single-pass analyzer: the key means nothing, nothing to guard
+        assert session.sql("SELECT 1 AS one").first()["one"] == 1
+        return
     err = _error(session, "SELECT 1 AS one")
     assert condition(err) == "COLSEM_SINGLE_PASS_RESOLVER"
     assert err.getSqlState() == "0A000"

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional
 import pytest
 
 from conftest import ROOT
+from golden import default_line, running_line
 
 NAMING = ROOT / "tests" / "naming"
 sys.path.insert(0, str(NAMING))
@@ -34,6 +35,15 @@ EXCEPTIONS: Dict[str, Dict[str, str]] = {
         "TRUE": "Spark's parser records no position for TRUE/FALSE, so the text as written is unknown",
     },
 }
+
+# Where Spark itself parses an item differently on another line (docs/versions.md).
+LINE_EXCEPTIONS: Dict[str, Dict[str, Dict[str, str]]] = {
+    "3.5": {"mysql": {"'it''s'": "Spark 3.5 reads 'it''s' as two adjacent literals: its"}},
+}
+
+
+def exceptions(dialect: str) -> Dict[str, str]:
+    return {**EXCEPTIONS[dialect], **LINE_EXCEPTIONS.get(running_line(), {}).get(dialect, {})}
 
 
 def golden(engine: str) -> dict:
@@ -90,13 +100,15 @@ def test_corpus_size_and_golden_files_match_it():
 @pytest.mark.parametrize("dialect", sorted(ENGINES))
 def test_names_equal_the_engines(corpus_session, dialect):
     both, matched, mismatched = compare(corpus_session, dialect)
-    unexplained = {k: v for k, v in mismatched.items() if k not in EXCEPTIONS[dialect]}
+    unexplained = {k: v for k, v in mismatched.items() if k not in exceptions(dialect)}
     assert unexplained == {}, f"{dialect}: colsem vs {ENGINES[dialect]} (item: (colsem, engine))"
-    stale = set(EXCEPTIONS[dialect]) - set(mismatched)
+    stale = set(exceptions(dialect)) - set(mismatched)
     assert stale == set(), f"{dialect}: listed as exceptions but now equal or not compared"
-    # The match rate docs/naming.md reports is the one measured here.
-    docs = (ROOT / "docs" / "naming.md").read_text()
-    assert f"| `{dialect}` | {matched} / {both} |" in docs, (dialect, matched, both)
+    # The match rate docs/naming.md reports is the one measured here, on the default line (Spark
+    # 3.5 parses fewer of the items: no `::` casts).
+    if running_line() == default_line():
+        docs = (ROOT / "docs" / "naming.md").read_text()
+        assert f"| `{dialect}` | {matched} / {both} |" in docs, (dialect, matched, both)
 
 
 def test_spark_dialect_names_differ_from_every_engine(corpus_session):

@@ -12,6 +12,14 @@ import pytest
 
 import colsem
 from colsem import ColsemResponseError
+from golden import running_line, version_property
+
+LINE = running_line()
+# Spark 3.5 has no VARIANT: there MISSING comes from MAP lookups only (docs/versions.md).
+HAS_VARIANT = LINE != "3.5"
+needs_variant = pytest.mark.skipif(not HAS_VARIANT, reason="Spark 3.5 has no VARIANT (docs/versions.md)")
+# The typed view over lookups that the shape tests read through.
+TYPED = "bank_variant" if HAS_VARIANT else "bank_map"
 
 BANK = ('{"account_number":1,"age":31}\n'
         '{"account_number":2,"age":null}\n'
@@ -27,16 +35,17 @@ def bank(spark, workdir: Path):
     folder = workdir / "respond_bank"
     folder.mkdir(exist_ok=True)
     (folder / "bank.json").write_text(BANK)
-    (spark.read.option("singleVariantColumn", "doc").json(str(folder / "bank.json"))
-     .write.mode("overwrite").parquet(str(folder / "variant")))
+    if HAS_VARIANT:
+        (spark.read.option("singleVariantColumn", "doc").json(str(folder / "bank.json"))
+         .write.mode("overwrite").parquet(str(folder / "variant")))
+        spark.sql(f"CREATE OR REPLACE TEMP VIEW bank_variant_raw AS SELECT * FROM parquet.`{folder / 'variant'}`")
+        spark.sql("CREATE OR REPLACE TEMP VIEW bank_variant AS SELECT "
+                  "variant_get(doc, '$.account_number', 'long') AS account_number, "
+                  "variant_get(doc, '$.age', 'int') AS age FROM bank_variant_raw")
     (spark.read.text(str(folder / "bank.json"))
      .selectExpr("from_json(value, 'map<string,bigint>') AS doc")
      .write.mode("overwrite").parquet(str(folder / "map")))
-    spark.sql(f"CREATE OR REPLACE TEMP VIEW bank_variant_raw AS SELECT * FROM parquet.`{folder / 'variant'}`")
     spark.sql(f"CREATE OR REPLACE TEMP VIEW bank_map_raw AS SELECT * FROM parquet.`{folder / 'map'}`")
-    spark.sql("CREATE OR REPLACE TEMP VIEW bank_variant AS SELECT "
-              "variant_get(doc, '$.account_number', 'long') AS account_number, "
-              "variant_get(doc, '$.age', 'int') AS age FROM bank_variant_raw")
     spark.sql("CREATE OR REPLACE TEMP VIEW bank_map AS SELECT doc['account_number'] AS account_number, "
               "CAST(doc['age'] AS INT) AS age FROM bank_map_raw")
     return folder
@@ -50,7 +59,7 @@ def json_rows(spark, sql: str, **kw: Any) -> List[Dict[str, Any]]:
     return colsem.respond(spark.sql(sql), format="json", **kw)["datarows"]
 
 
-@pytest.mark.parametrize("view", ["bank_variant", "bank_map"])
+@pytest.mark.parametrize("view", [pytest.param("bank_variant", marks=needs_variant), "bank_map"])
 def test_bank_example_jdbc(spark, bank, view: str) -> None:
     df = spark.sql(f"SELECT age, account_number FROM {view} ORDER BY account_number")
     assert colsem.respond(df) == {
@@ -62,7 +71,7 @@ def test_bank_example_jdbc(spark, bank, view: str) -> None:
     assert colsem.respond(df, types="opensearch")["schema"] == BANK_SCHEMA
 
 
-@pytest.mark.parametrize("view", ["bank_variant", "bank_map"])
+@pytest.mark.parametrize("view", [pytest.param("bank_variant", marks=needs_variant), "bank_map"])
 def test_bank_example_json_omits_missing(spark, bank, view: str) -> None:
     df = spark.sql(f"SELECT age, account_number FROM {view} ORDER BY account_number")
     assert colsem.respond(df, format="json") == {
@@ -76,7 +85,7 @@ def test_bank_example_json_omits_missing(spark, bank, view: str) -> None:
         '{"account_number":3}],"total":3,"size":3,"status":200}')
 
 
-@pytest.mark.parametrize("view", ["bank_variant", "bank_map"])
+@pytest.mark.parametrize("view", [pytest.param("bank_variant", marks=needs_variant), "bank_map"])
 def test_missing_null_policy_keeps_every_key(spark, bank, view: str) -> None:
     rows = json_rows(spark, f"SELECT age, account_number FROM {view} ORDER BY account_number",
                      missing="null")
@@ -85,10 +94,14 @@ def test_missing_null_policy_keeps_every_key(spark, bank, view: str) -> None:
 
 
 @pytest.mark.parametrize("sql", [
-    "SELECT doc:age AS age FROM bank_variant_raw ORDER BY doc:account_number::long",
-    "SELECT variant_get(doc, '$.age', 'int') AS age FROM bank_variant_raw ORDER BY doc:account_number::long",
-    "SELECT try_variant_get(doc, '$.age', 'string') AS age FROM bank_variant_raw ORDER BY doc:account_number::long",
-    "SELECT CAST(doc:age AS INT) AS age FROM bank_variant_raw ORDER BY doc:account_number::long",
+    pytest.param("SELECT doc:age AS age FROM bank_variant_raw ORDER BY doc:account_number::long",
+                 marks=needs_variant),
+    pytest.param("SELECT variant_get(doc, '$.age', 'int') AS age FROM bank_variant_raw "
+                 "ORDER BY doc:account_number::long", marks=needs_variant),
+    pytest.param("SELECT try_variant_get(doc, '$.age', 'string') AS age FROM bank_variant_raw "
+                 "ORDER BY doc:account_number::long", marks=needs_variant),
+    pytest.param("SELECT CAST(doc:age AS INT) AS age FROM bank_variant_raw ORDER BY doc:account_number::long",
+                 marks=needs_variant),
     "SELECT doc['age'] AS age FROM bank_map_raw ORDER BY doc['account_number']",
     "SELECT element_at(doc, 'age') AS age FROM bank_map_raw ORDER BY doc['account_number']",
     "SELECT try_element_at(doc, 'age') AS age FROM bank_map_raw ORDER BY doc['account_number']",
@@ -96,7 +109,7 @@ def test_missing_null_policy_keeps_every_key(spark, bank, view: str) -> None:
     "SELECT a AS age FROM (SELECT age AS a, account_number AS n FROM bank_map WHERE account_number > 0) s "
     "ORDER BY n LIMIT 10",
     # through a CTE and a window
-    "WITH b AS (SELECT * FROM bank_variant) SELECT age FROM "
+    f"WITH b AS (SELECT * FROM {TYPED}) SELECT age FROM "
     "(SELECT age, account_number, row_number() OVER (ORDER BY account_number) AS r FROM b) ORDER BY r",
     # a CTE read twice, one reference under an aggregate
     "WITH b AS (SELECT doc['age'] AS age, doc['account_number'] AS n FROM bank_map_raw) "
@@ -109,6 +122,7 @@ def test_lookup_shapes_mark_missing(spark, bank, sql: str) -> None:
     assert values[1:] == [None, "MISSING"]
 
 
+@needs_variant
 def test_variant_null_is_null_and_variant_values_render_as_json(spark, bank) -> None:
     df = spark.sql("SELECT doc:age AS age, doc FROM bank_variant_raw ORDER BY doc:account_number::long")
     out = colsem.respond(df, format="json")
@@ -126,6 +140,8 @@ def test_dataframe_api_lookups(spark, bank) -> None:
     df = raw.select(raw.doc["age"].alias("age"), raw.doc["account_number"].alias("n")).orderBy("n")
     assert colsem.respond(df, format="json")["datarows"] == [
         {"age": 31, "n": 1}, {"age": None, "n": 2}, {"n": 3}]
+    if not HAS_VARIANT:
+        return
     v = spark.table("bank_variant_raw")
     df = v.select(F.variant_get(v.doc, "$.age", "int").alias("age"),
                   F.variant_get(v.doc, "$.account_number", "long").alias("n")).orderBy("n")
@@ -140,7 +156,7 @@ def test_outer_join_unmatched_side_is_null_not_missing(spark, bank) -> None:
 
 
 def test_union_all_reads_flags_by_position(spark, bank) -> None:
-    rows = json_rows(spark, "SELECT * FROM (SELECT age, account_number FROM bank_variant "
+    rows = json_rows(spark, f"SELECT * FROM (SELECT age, account_number FROM {TYPED} "
                             "UNION ALL SELECT s1, 10 + s1 FROM t1 WHERE s1 = 1 "
                             "UNION ALL SELECT CAST(NULL AS INT), 20) ORDER BY account_number")
     assert rows == [{"age": 31, "account_number": 1}, {"age": None, "account_number": 2},
@@ -153,7 +169,7 @@ def test_union_all_reads_flags_by_position(spark, bank) -> None:
 
 def test_values_past_an_aggregate_are_not_lookups(spark, bank) -> None:
     # max() of a lookup is an aggregate's value: NULL, never MISSING.
-    rows = json_rows(spark, "SELECT account_number, max(age) AS age FROM bank_variant "
+    rows = json_rows(spark, f"SELECT account_number, max(age) AS age FROM {TYPED} "
                             "GROUP BY account_number ORDER BY account_number")
     assert rows == [{"account_number": 1, "age": 31}, {"account_number": 2, "age": None},
                     {"account_number": 3, "age": None}]
@@ -235,6 +251,7 @@ EVERY_TYPE_SCHEMA = [
     ("st", "struct<a:integer,b:string,c:struct<d:array<date>>>", "object"),
     ("var", "variant", "object"), ("nothing", "void", "undefined"),
 ]
+VARIANT_ITEM = """parse_json('{"x":[1,2.5,null,"s"],"y":{"z":true}}') AS var, """
 
 EVERY_TYPE_ROW = (
     '[true,-1,300,7,9007199254740993,1.1,0.1,"NaN","-Infinity",'
@@ -243,6 +260,18 @@ EVERY_TYPE_ROW = (
     '"INTERVAL \'1 02:03:04\' DAY TO SECOND","INTERVAL \'2-3\' YEAR TO MONTH","1 days",'
     '[1,null,3],{"k":1.5,"z":null},{"1":"one"},{"a":1,"b":null,"c":{"d":["2024-01-01"]}},'
     '{"x":[1,2.5,null,"s"],"y":{"z":true}},null]')
+
+
+CALENDAR_INTERVAL_ITEM = "make_interval(0, 0, 0, 1) AS civ, "
+if not HAS_VARIANT:
+    # The same row without its VARIANT column, and without its CALENDAR INTERVAL one, which
+    # PySpark 3.5 cannot read (test_calendar_interval_on_3_5_is_a_clear_error).
+    EVERY_TYPE = EVERY_TYPE.replace(VARIANT_ITEM, "").replace(CALENDAR_INTERVAL_ITEM, "")
+    EVERY_TYPE_SCHEMA = [t for t in EVERY_TYPE_SCHEMA if t[0] not in ("var", "civ")]
+    EVERY_TYPE_ROW = (EVERY_TYPE_ROW.replace(',{"x":[1,2.5,null,"s"],"y":{"z":true}},null]', ",null]")
+                      .replace(',"1 days",', ",")
+                      # Spark 3.5 casts a decimal below 1E-6 to text in exponent form: same value
+                      .replace(",0.00000010,", ",1.0E-7,"))
 
 
 @pytest.fixture(scope="module")
@@ -275,6 +304,17 @@ def test_every_type_serializes_losslessly(new_york) -> None:
     json.loads(text)
 
 
+@pytest.mark.skipif(LINE != "3.5", reason="PySpark 4 reads CALENDAR INTERVAL schemas")
+def test_calendar_interval_on_3_5_is_a_clear_error(spark) -> None:
+    df = spark.sql("SELECT 1 AS n, make_interval(0, 0, 0, 1) AS civ")
+    with pytest.raises(ColsemResponseError, match=r"On Spark 3.5 a CALENDAR INTERVAL column .* cast it "
+                                                  r"to STRING"):
+        colsem.respond(df)
+    assert colsem.respond(spark.sql("SELECT CAST(make_interval(0, 0, 0, 1) AS STRING) AS civ")) == {
+        "schema": [{"name": "civ", "type": "string"}], "datarows": [["1 days"]],
+        "total": 1, "size": 1, "status": 200}
+
+
 def test_timestamps_follow_the_session_time_zone(spark) -> None:
     session = spark.newSession()
     session.conf.set("spark.sql.session.timeZone", "UTC")
@@ -296,7 +336,7 @@ def test_respond_iter_streams_pieces_and_counts_at_the_end(spark) -> None:
 
 
 def test_respond_iter_json_format_and_empty_stream(spark, bank) -> None:
-    df = spark.sql("SELECT age, account_number FROM bank_variant ORDER BY account_number")
+    df = spark.sql(f"SELECT age, account_number FROM {TYPED} ORDER BY account_number")
     pieces = list(colsem.respond_iter(df, format="json", fetch_size=2))
     assert pieces[1:] == ['{"age":31,"account_number":1},{"age":null,"account_number":2}',
                           ',{"account_number":3}', '],"total":3,"size":3,"status":200}']
@@ -333,9 +373,17 @@ def test_spark_connect_jdbc_works_and_json_missing_needs_the_jvm() -> None:
     is a clear error instead of a silent downgrade. A local Connect server on an ephemeral port."""
     from conftest import SESSION_PRELUDE, result_of, run_python
 
-    proc = run_python(SESSION_PRELUDE + """
+    import pyspark
+
+    jars = Path(pyspark.__file__).parent / "jars"
+    package = "" if list(jars.glob("spark-connect_*.jar")) else \
+        version_property(f"line.{running_line()}.connect.server")
+    proc = run_python(SESSION_PRELUDE + f"server_package = {package!r}\n" + """
 import colsem
-spark = SparkSession.builder.remote("local[1]").config("spark.ui.enabled", "false").getOrCreate()
+builder = SparkSession.builder.remote("local[1]").config("spark.ui.enabled", "false")
+if server_package:  # pyspark 3.5 ships no Connect server
+    builder = builder.config("spark.jars.packages", server_package)
+spark = builder.getOrCreate()
 df = spark.sql("SELECT m['age'] AS age, m['n'] AS n FROM VALUES (map('n', 1, 'age', 31)), (map('n', 2)) AS t(m) ORDER BY n")
 out = {"connect": type(df).__module__, "jdbc": colsem.respond_text(df),
        "json_null": colsem.respond(df, format="json", missing="null")["datarows"]}

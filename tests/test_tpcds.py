@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from golden import running_line
 
 TPCDS = Path(os.environ.get("COLSEM_TPCDS_DIR", ROOT.parent / "shared" / "tpcds"))
 QUERIES = sorted(TPCDS.glob("queries/*.sql"), key=lambda p: (int(re.sub(r"\D", "", p.stem)), p.stem))
@@ -94,6 +95,10 @@ def _physical(text: str) -> str:
     return "\n".join(re.match(r"[\s:+\-|*()\d]*[A-Za-z]*", line).group(0) for line in text.splitlines())
 
 
+# Spark 4.2 marks every phase of a query with its id, so a plan only planned is checked too.
+PLANNED_PLANS_CHECKED = tuple(int(p) for p in running_line().split(".")) >= (4, 2)
+
+
 @pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
     """Every query analyzes, optimizes and plans under spark.colsem.invariants=error with no
@@ -111,9 +116,20 @@ def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
         tpcds.conf.unset("spark.colsem.invariants")
     assert checked[:2] == off[:2]
     assert "CheckedOutput" not in off[2]
-    root, _, rest = checked[2].partition("\n")
-    assert root == "CheckedOutput"
-    assert "\n".join(line[3:] for line in rest.splitlines()) == off[2]
+    if PLANNED_PLANS_CHECKED:
+        root, _, rest = checked[2].partition("\n")
+        assert root == "CheckedOutput"
+        assert "\n".join(line[3:] for line in rest.splitlines()) == off[2]
+    else:
+        # Before Spark 4.2 the physical checks run inside an action's SQL execution only
+        # (docs/versions.md): a plan only planned is unchanged, and the query runs with every
+        # check (over the empty tables) and no violation.
+        assert checked[2] == off[2]
+        try:
+            tpcds.conf.set("spark.colsem.invariants", "error")
+            tpcds.sql(sql).collect()
+        finally:
+            tpcds.conf.unset("spark.colsem.invariants")
 
 
 DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]

@@ -4,6 +4,7 @@ requirement, the build's line handling, the Makefile's SPARK switch, and jars on
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import zipfile
@@ -160,7 +161,9 @@ def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeyp
 
 
 def make_dry_run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True)
+    # Not the variables of a make this suite runs under (`make test SPARK=3.5` passes SPARK down).
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SPARK")}
+    return subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
 
 def test_make_switch_picks_the_lines_venv_and_sbt_line():

@@ -93,7 +93,15 @@ def _spark_atomic_name(data_type: Any) -> str:
 
 def schema_of(df: Any, types: str = "spark") -> List[Dict[str, str]]:
     """``[{"name": ..., "type": ...}]`` from the DataFrame's analyzed schema."""
-    return [{"name": f.name, "type": type_name(f.dataType, types)} for f in df.schema.fields]
+    try:
+        fields = df.schema.fields
+    except ValueError as exc:  # PySparkValueError: a type this PySpark has no class for
+        # PySpark 3.5 has no CalendarIntervalType: such a result cannot reach Python at all.
+        raise ColsemResponseError(
+            f"PySpark cannot read this result's schema ({exc}). On Spark 3.5 a CALENDAR INTERVAL "
+            "column (make_interval, interval arithmetic on dates) cannot be returned to Python: "
+            "cast it to STRING, or use a DAY TO SECOND or YEAR TO MONTH interval.") from exc
+    return [{"name": f.name, "type": type_name(f.dataType, types)} for f in fields]
 
 
 def _check(format: str, types: str, missing: str) -> None:

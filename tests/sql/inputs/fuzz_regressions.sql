@@ -44,3 +44,5 @@ SELECT t2.k AS w2, (t2.k - y) AS tot, min(t2.id) OVER (PARTITION BY (t2.k * tot)
 SELECT t2.id AS w, sum(w) AS x FROM fb AS t1 JOIN fa AS t2 USING (id, k) GROUP BY t2.id;
 
 SELECT x AS y2, max(id) OVER (ORDER BY y2) AS id2, id2 + 1 AS z FROM fc AS t1;
+
+WITH cte0 AS (SELECT 0.5 FROM fa AS t1) SELECT true AS m, CASE WHEN m THEN 'p' ELSE (SELECT 'a' FROM fb AS t5) END AS col2 FROM cte0 AS t3;
