@@ -46,3 +46,7 @@ SELECT t2.id AS w, sum(w) AS x FROM fb AS t1 JOIN fa AS t2 USING (id, k) GROUP B
 SELECT x AS y2, max(id) OVER (ORDER BY y2) AS id2, id2 + 1 AS z FROM fc AS t1;
 
 WITH cte0 AS (SELECT 0.5 FROM fa AS t1) SELECT true AS m, CASE WHEN m THEN 'p' ELSE (SELECT 'a' FROM fb AS t5) END AS col2 FROM cte0 AS t3;
+
+WITH cte0 AS (SELECT DATE '2024-02-29' AS w, -1 AS x, coalesce(CAST(NULL AS DOUBLE), avg(d)) AS z FROM fa AS t1 WHERE true GROUP BY t1.s), cte1 AS (SELECT ((6 * size(array(3))) * t2.k) AS x, date_add(DATE '2024-01-01', x) AS a1, CAST((- x) AS DOUBLE) AS v FROM fc AS t2) SELECT max(t3.w) AS s FROM fc AS t3 WHERE true GROUP BY t3.id EXCEPT SELECT (SELECT min(t5.s) FROM fa AS t5) AS d FROM cte1 AS t4 WHERE (NOT true);
+
+WITH cte0 AS (SELECT * FROM fc AS t1) SELECT try_element_at(array(1, 2), 1) AS a1, t3.K AS id2, A1 AS v, least(greatest(id2, ID2), CASE WHEN false THEN count(*) ELSE ID2 END) AS y FROM cte0 AS t2 LEFT JOIN cte0 AS t3 ON (t2.k = t3.X) GROUP BY a1, id2 HAVING (count((t3.w || t2.w)) <> -1);
