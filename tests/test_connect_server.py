@@ -21,16 +21,24 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def connect_server_package() -> str:
+    """The Maven coordinate of the Spark Connect server to add, or "" where pyspark ships it
+    (pyspark 4 does; for 3.5 it is a separate artifact on Maven Central)."""
+    import pyspark
+
+    jars = Path(pyspark.__file__).parent / "jars"
+    return "" if list(jars.glob("spark-connect_*.jar")) else \
+        version_property(f"line.{running_line()}.connect.server")
+
+
 @pytest.fixture(scope="module")
 def connect_server(workdir: Path, log4j_file: Path):
     import pyspark
 
     port = _free_port()
     log = (workdir / "connect-server.log").open("w")
-    # pyspark 4 ships the Connect server; for 3.5 it is a separate artifact on Maven Central.
-    jars = Path(pyspark.__file__).parent / "jars"
-    server_jar = [] if list(jars.glob("spark-connect_*.jar")) else [
-        "--packages", version_property(f"line.{running_line()}.connect.server")]
+    package = connect_server_package()
+    server_jar = ["--packages", package] if package else []
     cmd = [str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
            "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
            "--name", "colsem-connect-test", "--master", "local[1]", *server_jar,

@@ -12,7 +12,7 @@ import pytest
 
 import colsem
 from colsem import ColsemResponseError
-from golden import running_line, version_property
+from golden import running_line
 
 LINE = running_line()
 # Spark 3.5 has no VARIANT: there MISSING comes from MAP lookups only (docs/versions.md).
@@ -373,12 +373,9 @@ def test_spark_connect_jdbc_works_and_json_missing_needs_the_jvm() -> None:
     is a clear error instead of a silent downgrade. A local Connect server on an ephemeral port."""
     from conftest import SESSION_PRELUDE, result_of, run_python
 
-    import pyspark
+    from test_connect_server import connect_server_package
 
-    jars = Path(pyspark.__file__).parent / "jars"
-    package = "" if list(jars.glob("spark-connect_*.jar")) else \
-        version_property(f"line.{running_line()}.connect.server")
-    proc = run_python(SESSION_PRELUDE + f"server_package = {package!r}\n" + """
+    proc = run_python(SESSION_PRELUDE + f"server_package = {connect_server_package()!r}\n" + """
 import colsem
 builder = SparkSession.builder.remote("local[1]").config("spark.ui.enabled", "false")
 if server_package:  # pyspark 3.5 ships no Connect server

@@ -3,8 +3,8 @@ package org.apache.spark.sql.execution.colsem
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.classic.{SparkSession => ClassicSession}
 import org.apache.spark.sql.execution.{QueryExecution, SparkPlan, SparkStrategy}
+import org.apache.spark.sql.execution.colsem.ClassicSessions.asClassic
 
 /**
  * The parts of Spark's planning machinery the schema-invariant checks read: the rule lists to
@@ -69,7 +69,4 @@ object PlanningInternals {
       Seq(s"columnar rule $name (preColumnarTransitions)" -> c.preColumnarTransitions,
         s"columnar rule $name (postColumnarTransitions)" -> c.postColumnarTransitions)
     }
-
-  private def asClassic(session: SparkSession): ClassicSession =
-    session.asInstanceOf[ClassicSession]
 }
