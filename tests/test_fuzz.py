@@ -62,3 +62,27 @@ def test_shrinking_keeps_the_failure_and_removes_the_rest():
         body = small.body
         assert len([i for i in body.items if isinstance(i, Item)]) <= 2, render(small)
         assert body.where is None and body.having is None and not body.joins, render(small)
+
+
+def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
+    """Query 7535 of seed 1: a vanilla JVM 25,000 stages old failed it with a NullPointerException
+    in JoinedRow; a fresh vanilla JVM answers what colsem answered, and that answer is compared."""
+    import collections
+
+    from fuzz.runner import ORACLES, Fuzzer, parse_args
+
+    fuzzer = Fuzzer(parse_args(["--workdir", str(tmp_path)]))
+    case = fuzzer.make_case(7535, Generator(1 * 1000003 + 7535).query())
+    colsem_answer = {"schema": [["s", "bigint", True, "{}"], ["w", "int", True, "{}"]],
+                     "rows": [["-18", "2024"]], "row_count": 1}
+    stale = {"error": {"class": "org.apache.spark.SparkException", "state": None,
+                       "message": "Job aborted due to stage failure: java.lang.NullPointerException"}}
+    stats = {o: collections.Counter() for o in ORACLES}
+    checked = fuzzer.recheck_reference(case, {"c": colsem_answer, "v": stale}, stats)
+    assert (checked["v"]["schema"], checked["v"]["rows"]) == (colsem_answer["schema"], colsem_answer["rows"])
+    assert stats["vanilla"] == collections.Counter(reference_rechecked=1, reference_recovered=1)
+    assert fuzzer.evaluate(case, {"c": colsem_answer, "v": stale}, count=False) == []
+    # colsem failing as well is compared as it is: error classes, no JVM started.
+    both = {"c": {"error": {"class": "SparkException", "state": None, "message": "x"}}, "v": stale}
+    assert fuzzer.recheck_reference(case, both, stats) is both
+    assert stats["vanilla"]["reference_rechecked"] == 1
