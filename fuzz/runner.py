@@ -57,13 +57,7 @@ def is_fatal(answer: Dict[str, Any]) -> bool:
     return any(m in text for m in FATAL_MARKERS)
 
 
-# A reference JVM (vanilla Spark, no colsem) that has run tens of thousands of stages can fail a
-# query a fresh one answers: the seed-1 runs saw AGGREGATE_OUT_OF_MEMORY on 8-row tables, and a
-# NullPointerException in JoinedRow (query 7535, stage 25643) that a fresh vanilla JVM with the
-# same settings answers. So when the reference's failure would make a difference (colsem answered
-# rows, or the reference ran out of memory), the same request is run again on a freshly started
-# vanilla JVM, and that answer is the one compared (`reference_rechecked`, and
-# `reference_recovered` when the fresh answer is no failure). colsem's answers are never re-run.
+# Answers of a reference JVM that ran out of memory: rechecked (Fuzzer.recheck_reference).
 OUT_OF_MEMORY_MARKERS = ("AGGREGATE_OUT_OF_MEMORY", "SparkOutOfMemoryError", "java.lang.OutOfMemoryError")
 
 
@@ -263,6 +257,7 @@ class Fuzzer:
         self.tables = {name: data.create_sql(name) for name in data.SCHEMAS}
         self.colsem = Worker("colsem", self.workdir, self.tables)
         self.vanilla = Worker("vanilla", self.workdir, self.tables)
+        self.recheck_worker: Optional[Worker] = None  # started on the first recheck
         self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in ORACLES}
         self.differences: List[Dict[str, Any]] = []
         self.saved: List[Dict[str, Any]] = []
@@ -286,8 +281,9 @@ class Fuzzer:
             print(f"[fuzz] {self.notes[-1]}", file=sys.stderr)
 
     def stop(self) -> None:
-        self.colsem.stop()
-        self.vanilla.stop()
+        for worker in (self.colsem, self.vanilla, self.recheck_worker):
+            if worker is not None:
+                worker.stop()
 
     # -- one query's requests
     def case(self, index: int) -> Case:
@@ -336,29 +332,25 @@ class Fuzzer:
 
     def recheck_reference(self, case: Case, res: Dict[str, Dict[str, Any]],
                           stats: Dict[str, collections.Counter]) -> Dict[str, Dict[str, Any]]:
-        """The answers, with a reference failure that would make a difference replaced by the
-        answer of a fresh vanilla JVM (see OUT_OF_MEMORY_MARKERS)."""
-        c = res["c"]
-        suspect = {"v": ("vanilla", not case.lateral), "vi": ("inline", case.lateral)}
-        redo = [(key, oracle) for key, (oracle, compared) in suspect.items()
-                if compared and key in res and "error" in res[key]
-                and (is_out_of_memory(res[key]) or ("error" not in c and not is_fatal(c)))]
-        if not redo:
+        """The answers, with the reference's failure replaced by a young vanilla JVM's answer when
+        that failure would make a difference (colsem answered rows, or the reference ran out of
+        memory). A vanilla JVM that has run tens of thousands of stages can fail a query a fresh one
+        answers: seed 1 saw AGGREGATE_OUT_OF_MEMORY on 8-row tables, and a NullPointerException in
+        JoinedRow (query 7535, stage 25,643). The recheck JVM runs only rechecks, so it stays
+        young; colsem's answers are never run again."""
+        key, oracle = ("vi", "inline") if case.lateral else ("v", "vanilla")
+        first = res[key]
+        if "error" not in first or not (is_out_of_memory(first) or "error" not in res["c"]):
             return res
-        requests = dict(case.requests["vanilla"])
-        fresh = Worker("vanilla", self.workdir, self.tables)
-        try:
-            fresh.start()
-            answers = fresh.call([requests[key] for key, _ in redo], self.args.query_timeout)
-        finally:
-            fresh.stop()
-        res = dict(res)
-        for (key, oracle), answer in zip(redo, answers):
-            stats[oracle]["reference_rechecked"] += 1
-            if "error" not in answer or answer["error"]["class"] != res[key]["error"]["class"]:
-                stats[oracle]["reference_recovered"] += 1
-            res[key] = answer
-        return res
+        if self.recheck_worker is None:
+            self.recheck_worker = Worker("vanilla", self.workdir, self.tables)
+            self.recheck_worker.start()
+        request = dict(case.requests["vanilla"])[key]
+        answer = self.recheck_worker.call([request], self.args.query_timeout)[0]
+        stats[oracle]["reference_rechecked"] += 1
+        if "error" not in answer or answer["error"]["class"] != first["error"]["class"]:
+            stats[oracle]["reference_recovered"] += 1
+        return {**res, key: answer}
 
     # -- the oracles
     def evaluate(self, case: Case, res: Dict[str, Dict[str, Any]], count: bool = True) -> List[Difference]:

@@ -13,6 +13,8 @@ from typing import Dict, Iterator, List, Optional
 
 import pytest
 
+from golden import running_line, version_property
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
@@ -87,6 +89,16 @@ def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional
                               cwd=str(ROOT), stdin=subprocess.DEVNULL)
     finally:
         os.unlink(f.name)
+
+
+def connect_server_package() -> str:
+    """The Maven coordinate of the Spark Connect server to add, or "" where pyspark ships it
+    (pyspark 4 does; for 3.5 it is a separate artifact on Maven Central)."""
+    import pyspark
+
+    jars = Path(pyspark.__file__).parent / "jars"
+    return "" if list(jars.glob("spark-connect_*.jar")) else \
+        version_property(f"line.{running_line()}.connect.server")
 
 
 def stop_server(server: subprocess.Popen, log) -> None:

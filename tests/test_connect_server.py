@@ -11,24 +11,13 @@ from pathlib import Path
 import pytest
 
 import colsem
-from conftest import SESSION_PRELUDE, result_of, run_python, stop_server
-from golden import running_line, version_property
+from conftest import SESSION_PRELUDE, connect_server_package, result_of, run_python, stop_server
 
 
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def connect_server_package() -> str:
-    """The Maven coordinate of the Spark Connect server to add, or "" where pyspark ships it
-    (pyspark 4 does; for 3.5 it is a separate artifact on Maven Central)."""
-    import pyspark
-
-    jars = Path(pyspark.__file__).parent / "jars"
-    return "" if list(jars.glob("spark-connect_*.jar")) else \
-        version_property(f"line.{running_line()}.connect.server")
 
 
 @pytest.fixture(scope="module")

@@ -371,9 +371,7 @@ def test_spark_connect_jdbc_works_and_json_missing_needs_the_jvm() -> None:
     """Over Spark Connect the rows render with DataFrame functions (jdbc works, and json with
     missing='null'); telling MISSING from NULL needs the driver JVM, so json with missing='omit'
     is a clear error instead of a silent downgrade. A local Connect server on an ephemeral port."""
-    from conftest import SESSION_PRELUDE, result_of, run_python
-
-    from test_connect_server import connect_server_package
+    from conftest import SESSION_PRELUDE, connect_server_package, result_of, run_python
 
     proc = run_python(SESSION_PRELUDE + f"server_package = {connect_server_package()!r}\n" + """
 import colsem
