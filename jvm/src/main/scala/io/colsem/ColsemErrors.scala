@@ -32,10 +32,17 @@ object ColsemErrors {
 
   def singlePassResolverActive(): AnalysisException = error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
 
-  def ambiguousLateralAlias(name: String, definitions: Seq[Origin], reference: Origin): AnalysisException =
-    error("COLSEM_AMBIGUOUS_LATERAL_ALIAS", Map(
-      "name" -> name,
-      "positions" -> definitions.map(position).mkString(" and ")), Some(reference))
+  /**
+   * Spark's own AMBIGUOUS_LATERAL_COLUMN_ALIAS error (class, SQLSTATE and parameters as its native
+   * support raises it) for a reference to an alias that several earlier items define, with a hint
+   * saying where they are (`positions`).
+   */
+  def ambiguousLateralAlias(reference: String, definitions: Seq[Origin], origin: Origin): AnalysisException = {
+    val positions = definitions.map(position).mkString(" and ")
+    withHint(SparkShims.ambiguousLateralAliasError(reference, definitions.size),
+      s"The earlier items that define it are at $positions; give them distinct names.",
+      Map("positions" -> positions), origin)
+  }
 
   /**
    * Spark's own unresolved-column error for a name only a later SELECT item (or the item itself)
@@ -48,17 +55,25 @@ object ColsemErrors {
       definition: Origin,
       selfReference: Boolean): AnalysisException = {
     val where = if (selfReference) "this item itself" else s"a later item of this SELECT list, at ${position(definition)}"
-    val hint = s"`$name` is defined by $where; a lateral column alias can be used only by the " +
-      "items after the one that defines it."
-    val parameters = unresolved.messageParameters + ("laterAlias" -> position(definition))
-    val errorClass = SparkShims.errorClassOf(unresolved)
+    withHint(unresolved, s"`$name` is defined by $where; a lateral column alias can be used only by the " +
+      "items after the one that defines it.", Map("laterAlias" -> position(definition)), reference)
+  }
+
+  /** One of Spark's own errors with colsem's hint appended to its message: the class, SQLSTATE
+   *  and Spark's parameters stay as they are (colsem adds parameters, never a class). */
+  private def withHint(
+      spark: AnalysisException,
+      hint: String,
+      extraParameters: Map[String, String],
+      origin: Origin): AnalysisException = {
+    val errorClass = SparkShims.errorClassOf(spark)
     SparkShims.analysisException(
-      message = s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, unresolved.messageParameters)} " +
-        s"$hint SQLSTATE: ${unresolved.getSqlState}",
+      message = s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, spark.messageParameters)} " +
+        s"$hint SQLSTATE: ${spark.getSqlState}",
       errorClass = errorClass,
-      sqlState = unresolved.getSqlState,
-      parameters = parameters,
-      origin = Some(reference))
+      sqlState = spark.getSqlState,
+      parameters = spark.messageParameters ++ extraParameters,
+      origin = Some(origin))
   }
 
   def lateralAliasTooDeep(depth: Int, maxDepth: Int, origin: Origin): AnalysisException =

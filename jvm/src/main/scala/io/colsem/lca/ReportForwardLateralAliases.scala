@@ -1,13 +1,13 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
-import org.apache.spark.sql.catalyst.expressions.{Alias, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
-import io.colsem.ColsemErrors
+import io.colsem.{ColsemErrors, FunctionKinds}
 import io.colsem.naming.NameUnaliasedItems
 import io.colsem.shims.SparkShims
 
@@ -39,6 +39,9 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
         case a: Alias if !NameUnaliasedItems.isImplicit(a) => resolver(a.name, name)
         case _ => false
       })
+    // Spark's ExtractGenerator puts a generator below the list, so its alias is a column every
+    // item can read, an earlier one too (`SELECT col + 1 AS col2, explode(arr) AS col`).
+    val generatorAliases = items.collect { case a @ Alias(g, _) if isGenerator(g) => a.name }
     items.indices.foreach { i =>
       items(i).foreach {
         case u: UnresolvedAttribute if u.nameParts.size == 1 =>
@@ -46,6 +49,8 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
           aliasesNamed(name, i until items.size).foreach { later =>
             val unresolvable = aliasesNamed(name, 0 until i).isEmpty &&
               input.resolve(u.nameParts, resolver).isEmpty &&
+              !generatorAliases.exists(resolver(_, name)) &&
+              !FunctionKinds.isLiteralFunction(session, name) &&
               !input.metadataOutput.exists(a => resolver(a.name, name)) &&
               !SparkShims.isSessionVariable(session, name)
             if (unresolvable) {
@@ -61,5 +66,11 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
         case _ =>
       }
     }
+  }
+
+  private def isGenerator(e: Expression): Boolean = e match {
+    case _: Generator => true
+    case u: UnresolvedFunction => FunctionKinds.implementedBy(session, u, classOf[Generator])
+    case _ => false
   }
 }

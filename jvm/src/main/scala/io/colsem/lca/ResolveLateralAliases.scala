@@ -13,7 +13,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.{ColsemConf, ColsemErrors}
+import io.colsem.{ColsemConf, ColsemErrors, FunctionKinds}
 import io.colsem.naming.NameUnaliasedItems
 
 /**
@@ -262,13 +262,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     case resolved => !resolved.deterministic && resolved.resolved
   }
 
-  /** Whether the built-in or temporary function `u` calls is implemented by a subclass of `kind`. */
   private def functionIs(u: UnresolvedFunction, kind: Class[_]): Boolean =
-    u.nameParts.size == 1 &&
-      session.sessionState.catalog.lookupBuiltinOrTempFunction(u.nameParts.head).exists { info =>
-        Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption
-          .exists(cls => kind.isAssignableFrom(cls))
-      }
+    FunctionKinds.implementedBy(session, u, kind)
 
   /**
    * The lateral alias candidates of one SELECT list over its input: what each means (the input's
@@ -291,6 +286,9 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         case c: LateralAliasCandidate if !meaning.contains((i, c)) =>
           meaning((i, c)) = input.resolve(c.nameParts, resolver) match {
             case Some(column) => Left(column)
+            // A parameterless function (`current_user`) comes before an alias, as in Spark.
+            case None if c.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, c.nameParts.head) =>
+              Left(c.attribute)
             case None =>
               (0 until i).filter(j => items(j) match {
                 case a: Alias if !NameUnaliasedItems.isImplicit(a) => resolver(a.name, c.nameParts.head)
@@ -301,7 +299,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
                   Right(j)
                 case Seq() => Left(c.attribute)
                 case many => throw ColsemErrors.ambiguousLateralAlias(
-                  c.nameParts.head, many.map(items(_).origin), c.attribute.origin)
+                  c.attribute.name, many.map(items(_).origin), c.attribute.origin)
               }
           }
         case _ =>

@@ -31,6 +31,11 @@ object SparkShims {
     org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
       .asInstanceOf[AnalysisException]
 
+  /** Spark's AMBIGUOUS_LATERAL_COLUMN_ALIAS error for `name` with `matches` definitions. */
+  def ambiguousLateralAliasError(name: String, matches: Int): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.ambiguousLateralColumnAlias(name, matches)
+      .asInstanceOf[AnalysisException]
+
   /** The text of Spark's message for one of its error classes. */
   def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
     org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
@@ -40,6 +45,9 @@ object SparkShims {
 
   /** Spark 3.5 has no session variables (DECLARE VARIABLE came in 4.0). */
   def isSessionVariable(session: SparkSession, name: String): Boolean = false
+
+  /** Whether `e` reads a session variable (DECLARE VARIABLE; Spark 3.5 has none). */
+  def isVariableReference(e: Expression): Boolean = false
 
   /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
   def registerErrorConditions(conditions: URL): Unit =

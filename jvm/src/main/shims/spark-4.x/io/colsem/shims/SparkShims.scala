@@ -33,6 +33,11 @@ object SparkShims {
     org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
       .asInstanceOf[AnalysisException]
 
+  /** Spark's AMBIGUOUS_LATERAL_COLUMN_ALIAS error for `name` with `matches` definitions. */
+  def ambiguousLateralAliasError(name: String, matches: Int): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.ambiguousLateralColumnAlias(name, matches)
+      .asInstanceOf[AnalysisException]
+
   /** The text of Spark's message for one of its error classes. */
   def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
     org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
@@ -43,6 +48,9 @@ object SparkShims {
   /** Whether `name` is a session variable (DECLARE VARIABLE), which a bare name may mean. */
   def isSessionVariable(session: SparkSession, name: String): Boolean =
     session.sessionState.catalogManager.tempVariableManager.get(Seq(name)).isDefined
+
+  /** Whether `e` reads a session variable (DECLARE VARIABLE). */
+  def isVariableReference(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.VariableReference]
 
   /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
   def registerErrorConditions(conditions: URL): Unit =

@@ -19,4 +19,9 @@ object SparkAnalysisErrors {
     QueryCompilationErrors.unresolvedAttributeError("UNRESOLVED_COLUMN", missing,
       StringUtils.orderSuggestedIdentifiersBySimilarity(missing, candidates), attribute.origin)
   }
+
+  /** The AMBIGUOUS_LATERAL_COLUMN_ALIAS error Spark's native support raises for `name` (the
+   *  reference as written) when `matches` earlier items define it. */
+  def ambiguousLateralColumnAlias(name: String, matches: Int): Throwable =
+    QueryCompilationErrors.ambiguousLateralColumnAliasError(name, matches)
 }
