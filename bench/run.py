@@ -412,6 +412,8 @@ def _num(value: float, digits: int = 4):
 def main(argv: List[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="one run, one iteration (for CI)")
+    parser.add_argument("--out", type=Path, default=RESULTS,
+                        help="folder for latest.{json,md} (default bench/results; CI writes elsewhere)")
     parser.add_argument("--runs", type=int, default=3, help="processes per mode (default 3)")
     parser.add_argument("--iterations", type=int, default=3, help="analyses per query per process")
     parser.add_argument("--only", choices=["all", "analysis", "respond"], default="all",
@@ -507,9 +509,9 @@ def main(argv: List[str] | None = None) -> int:
                           "load_average_start": load_at_start, "load_average_end": load_average()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
               "quick": args.quick, "benchmarks": benchmarks}
-    RESULTS.mkdir(exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     stem = "latest" if args.only == "all" else f"latest-{args.only}"
-    (RESULTS / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
+    (args.out / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
           + (f"median of {runs} process(es) per mode, modes alternating" if runs else "response streaming only")
@@ -529,7 +531,7 @@ def main(argv: List[str] | None = None) -> int:
                "= `toLocalIterator()` + `json.dumps` per row by hand, colsem = `colsem.respond_iter` "
                "(rows rendered to JSON text inside Spark). The same peak RSS at 1M and 10M rows is "
                "the memory bound."]
-    (RESULTS / f"{stem}.md").write_text("\n".join(md) + "\n")
+    (args.out / f"{stem}.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     return 0
 
