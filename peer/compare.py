@@ -46,7 +46,6 @@ LATERAL_REFUSALS = re.compile(r"^(UNRESOLVED_COLUMN(\..+)?|LATERAL_COLUMN_ALIAS.
 UNRESOLVED = re.compile(r"^UNRESOLVED_COLUMN(\..+)?$")
 DUPLICATE = "COLSEM_DUPLICATE_QUALIFIED_FIELD"
 DUPLICATE_FIELD = re.compile(r"produces the field (\S+) twice")
-LOST = "WORKER_LOST"
 
 
 def kind(v: Dict[str, Any], c: Dict[str, Any]) -> Optional[str]:
