@@ -42,7 +42,7 @@ SMOKE_TESTS := tests/test_ways_in.py \
   'tests/test_golden.py::test_golden_file[invariants]' \
   tests/test_respond.py::test_bank_example_jdbc
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest test smoke demo bench naming-golden fuzz clean
+.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest test smoke demo bench naming-golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
@@ -51,6 +51,8 @@ help:
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
+	@echo "make peer           Spark's own SQL test corpus, vanilla vs colsem (PEER_ARGS=\"--settings default\","
+	@echo "                    \"--slice ci\", \"--files 'group-by*,window*'\"); report in peer/results/<line>.md"
 	@echo "make jar | wheel | publish-local | bench | naming-golden | clean"
 
 java:
@@ -140,6 +142,14 @@ naming-golden:
 FUZZ_ARGS ?= --seed 1 --count 10000 --seconds 3600
 fuzz: install
 	$(PY) -m fuzz --save-regressions $(FUZZ_ARGS)
+
+# Spark's own SQL test corpus (SQLQueryTestSuite's inputs, from the spark-sql test jar of the line's
+# newest published release: line.<L>.corpus.version) statement by statement under vanilla Spark and
+# under colsem, per setting; every difference in peer/results/<line>.{md,json} (docs/peer.md).
+# A full run of one setting takes about 50 minutes on 2 cores; vanilla's outcomes are cached.
+PEER_ARGS ?=
+peer: install
+	$(PY) -m peer $(PEER_ARGS)
 
 clean:
 	rm -rf build dist target project/target project/project python/colsem/jars .venv/.installed .venv-*/.installed

@@ -11,14 +11,10 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import os
-import queue
 import re
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +25,7 @@ from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_nam
                     has_star, render, walk)
 from .shrink import alias_all, shrink
 from .values import canon_row
+from sparkpipe import client as pipe
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -67,103 +64,12 @@ def is_out_of_memory(answer: Dict[str, Any]) -> bool:
 
 
 # ---------------------------------------------------------------- workers
-class Worker:
-    """One Spark JVM behind a pipe (fuzz/worker.py)."""
+class Worker(pipe.Worker):
+    """One Spark JVM behind a pipe (fuzz/worker.py), its tables created at every start."""
 
     def __init__(self, mode: str, workdir: Path, tables: Dict[str, str], golden: bool = False):
-        self.mode, self.workdir, self.tables, self.golden = mode, workdir, tables, golden
-        self.starts = 0
-        self.info: Dict[str, Any] = {}
-        self.proc: Optional[subprocess.Popen] = None
-
-    def start(self) -> None:
-        self.starts += 1
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
-        if self.mode == "vanilla":
-            env["COLSEM_AUTOREGISTER"] = "0"
-        # Unique per process start: a golden worker is started afresh for every save.
-        name = f"{self.mode}{'-golden' if self.golden else ''}-{self.starts}-{time.time_ns()}"
-        warehouse = self.workdir / f"warehouse-{name}"
-        self.log = open(self.workdir / f"{name}.log", "w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "fuzz.worker", self.mode, str(warehouse)] + (["golden"] if self.golden else []),
-            cwd=str(ROOT), env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
-            # Its own session: Ctrl-C in the terminal (or a signal to the runner's process group)
-            # reaches only the runner, which finishes the batch; a worker ends at stdin's end.
-            start_new_session=True)
-        self.answers: "queue.Queue[Optional[dict]]" = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.answers), daemon=True).start()
-        self.pending_setup = True
-        self.send([{"op": "setup", "tables": self.tables}])
-
-    @staticmethod
-    def _read(proc: subprocess.Popen, answers: "queue.Queue[Optional[dict]]") -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            answers.put(json.loads(line))
-        answers.put(None)
-
-    def finish_setup(self, timeout: float = 300) -> Dict[str, Any]:
-        if self.pending_setup:
-            answer = self.answers.get(timeout=timeout)
-            if answer is None:
-                raise RuntimeError(f"the {self.mode} worker did not start; see {self.log.name}")
-            self.info = answer
-            self.pending_setup = False
-        return self.info
-
-    def send(self, requests: List[dict]) -> None:
-        text = "".join(json.dumps(r) + "\n" for r in requests)
-        proc = self.proc
-
-        def write() -> None:
-            try:
-                assert proc is not None and proc.stdin is not None
-                proc.stdin.write(text)
-                proc.stdin.flush()
-            except (BrokenPipeError, OSError, ValueError):
-                pass
-        threading.Thread(target=write, daemon=True).start()
-
-    def collect(self, n: int, timeout: float) -> List[dict]:
-        """The next n answers; a lost or stuck JVM answers the rest with WORKER_LOST and is
-        restarted."""
-        self.finish_setup()
-        out: List[dict] = []
-        while len(out) < n:
-            try:
-                answer = self.answers.get(timeout=timeout)
-            except queue.Empty:
-                answer = None
-            if answer is None:
-                lost = {"error": {"class": "WORKER_LOST", "state": None,
-                                  "message": f"the {self.mode} JVM died or answered nothing for {timeout:.0f} s"}}
-                out += [lost] * (n - len(out))
-                self.restart()
-                break
-            out.append(answer)
-        return out
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-        self.finish_setup()
-
-    def call(self, requests: List[dict], timeout: float = 120) -> List[dict]:
-        self.send(requests)
-        return self.collect(len(requests), timeout)
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            try:
-                assert self.proc.stdin is not None
-                self.proc.stdin.close()
-                self.proc.wait(timeout=30)
-            except Exception:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
+        super().__init__("fuzz.worker", mode, workdir, {"op": "setup", "tables": tables},
+                         ["golden"] if golden else [], "-golden" if golden else "")
 
 
 class Duck:

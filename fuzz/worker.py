@@ -15,41 +15,17 @@ from __future__ import annotations
 import json
 import logging
 import sys
-import traceback
 from pathlib import Path
 from typing import Any, Dict
 
+from sparkpipe.session import builder as session_builder, error_of, run, serve
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-
-def error_of(exc: BaseException) -> Dict[str, Any]:
-    from py4j.protocol import Py4JJavaError
-    from pyspark.errors import PySparkException
-
-    from golden import condition
-
-    cls, state, message = type(exc).__name__, None, str(exc)
-    if isinstance(exc, PySparkException):
-        cls = condition(exc) or cls
-        state = exc.getSqlState()
-    elif isinstance(exc, Py4JJavaError):
-        java = exc.java_exception
-        message = java.toString()
-        cls = java.getClass().getName()
-        try:
-            cls = condition(java) or cls
-            state = java.getSqlState()
-        except Exception:  # not a SparkThrowable (StackOverflowError, ...)
-            pass
-    return {"class": cls, "state": state, "message": message[:800]}
 
 
 def main() -> None:
     mode, warehouse = sys.argv[1], sys.argv[2]
     logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
-    from pyspark.sql import SparkSession
-
     from fuzz.values import canon_row
 
     # Small and fast: one core, one shuffle partition, no adaptive re-planning and interpreted
@@ -58,25 +34,12 @@ def main() -> None:
     # A golden worker (writing expected output for tests/sql) is set up as tests/conftest.py's
     # session is, and caches nothing.
     golden_mode = len(sys.argv) > 3 and sys.argv[3] == "golden"
-    builder = (SparkSession.builder.master("local[2]" if golden_mode else "local[1]")
-               .appName(f"colsem-fuzz-{mode}").config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.warehouse.dir", warehouse)
-               # Spark's parser keeps an ANTLR DFA cache that grows with every distinct SQL text:
-               # after 8,000 queries it held 350 MB of a 1 GB heap (1,700 full collections, the
-               # run slowing from 4.4 to 1.6 queries/s). 3 GB keeps a 10,000-query run steady.
-               .config("spark.driver.memory", "3g"))
     if golden_mode:
-        builder = builder.config("spark.sql.shuffle.partitions", "2")
+        conf = {"spark.sql.shuffle.partitions": "2"}
     else:
-        builder = (builder.config("spark.sql.shuffle.partitions", "1")
-                   .config("spark.sql.adaptive.enabled", "false")
-                   .config("spark.sql.codegen.wholeStage", "false")
-                   .config("spark.sql.codegen.factoryMode", "NO_CODEGEN"))
-    if mode == "colsem":
-        import colsem
-
-        colsem.configure(builder)
+        conf = {"spark.sql.shuffle.partitions": "1", "spark.sql.adaptive.enabled": "false",
+                "spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
+    builder = session_builder(mode, "colsem-fuzz", warehouse, "local[2]" if golden_mode else "local[1]", conf)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("OFF")
     loaded = spark.sql("SHOW FUNCTIONS LIKE 'colsem_status'").count() == 1
@@ -92,9 +55,8 @@ def main() -> None:
             sessions[name] = s
         return sessions[name]
 
-    out = sys.stdout
-    for line in sys.stdin:
-        req = json.loads(line)
+    def handle(req: Dict[str, Any]) -> Dict[str, Any]:
+        nonlocal golden_count
         op = req["op"]
         if op == "setup":
             spark.sql("CREATE DATABASE IF NOT EXISTS fuzz")
@@ -133,14 +95,10 @@ def main() -> None:
             answer = {"text": "\n".join(render(q, run_statement(s, q)) for q in req["statements"])}
         else:
             answer = {"error": {"class": "BAD_REQUEST", "state": None, "message": op}}
-        answer["id"] = req.get("id")
-        out.write(json.dumps(answer) + "\n")
-        out.flush()
+        return answer
+
+    serve(handle)
 
 
 if __name__ == "__main__":
-    try:
-        main()
-    except Exception:
-        traceback.print_exc()
-        sys.exit(1)
+    run(main)

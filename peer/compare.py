@@ -1,0 +1,134 @@
+"""Comparing one statement's two outcomes, and the few differences colsem is allowed to make.
+
+An outcome (peer/worker.py) is {"schema": [[name, type, nullable, metadata, type json]...],
+"row_count", "rows_hash", "rows" (the first rows), "ordered"} or {"error": {"class", "state",
+"message"}}, plus "reports": invariant warnings colsem logged while running it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+# Run settings: name -> colsem settings of the colsem JVM (vanilla runs none of them).
+DIALECTS = ("canonical", "postgres", "mysql", "sqlite")
+# A pattern no column name matches: PATTERN is on and hides nothing.
+NOTHING = r"[^\s\S]"
+SETTINGS: Dict[str, Dict[str, str]] = {
+    "default": {},
+    **{d: {"spark.colsem.naming.dialect": d} for d in DIALECTS},
+    "star": {"spark.colsem.star.exclude": "TAGGED,PATTERN", "spark.colsem.star.excludePattern": NOTHING},
+    "invariants-warn": {"spark.colsem.invariants": "warn"},
+    "invariants-error": {"spark.colsem.invariants": "error"},
+}
+
+# Outcome classes, in report order. `allowed_*` are the named allowed differences.
+SAME_ROWS, SAME_ERROR = "same_rows", "same_error"
+LATERAL = "allowed_lateral_alias"
+DIALECT_NAMES, DIALECT_REFERENCE = "allowed_dialect_names", "allowed_dialect_reference"
+INVARIANT_DUPLICATE = "allowed_invariant_duplicate"
+NONDETERMINISTIC, SKIPPED, DIFFERENCE = "nondeterministic", "skipped", "difference"
+CLASSES = [SAME_ROWS, SAME_ERROR, LATERAL, DIALECT_NAMES, DIALECT_REFERENCE, INVARIANT_DUPLICATE,
+           NONDETERMINISTIC, SKIPPED, DIFFERENCE]
+ALLOWED = {
+    LATERAL: "(a) vanilla refuses a lateral column alias (UNRESOLVED_COLUMN, LATERAL_COLUMN_ALIAS*, "
+             "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_*) and colsem answers",
+    DIALECT_NAMES: "(b) under a naming dialect: only output names differ (same types, nullability, "
+                   "metadata, rows)",
+    DIALECT_REFERENCE: "(b) under a naming dialect: vanilla answers and colsem refuses with "
+                       "UNRESOLVED_COLUMN (the statement names a column by Spark's generated name, "
+                       "which the dialect renamed)",
+    INVARIANT_DUPLICATE: "(c) under invariants-*: an invariant-2 report (COLSEM_DUPLICATE_QUALIFIED_FIELD) "
+                         "of a duplicate (relation, name) pair whose relation the statement names",
+}
+
+LATERAL_REFUSALS = re.compile(r"^(UNRESOLVED_COLUMN(\..+)?|LATERAL_COLUMN_ALIAS.*|"
+                              r"UNSUPPORTED_FEATURE\.LATERAL_COLUMN_ALIAS_.+)$")
+UNRESOLVED = re.compile(r"^UNRESOLVED_COLUMN(\..+)?$")
+DUPLICATE = "COLSEM_DUPLICATE_QUALIFIED_FIELD"
+DUPLICATE_FIELD = re.compile(r"produces the field (\S+) twice")
+
+
+def kind(v: Dict[str, Any], c: Dict[str, Any]) -> Optional[str]:
+    """None when the outcomes agree, else what differs: error_class, vanilla_only_error (colsem
+    answers), colsem_only_error, schema, rows."""
+    ve, ce = v.get("error"), c.get("error")
+    if ve and ce:
+        same = ve["class"] == ce["class"] and ve.get("state") == ce.get("state")
+        return None if same else "error_class"
+    if ve:
+        return "vanilla_only_error"
+    if ce:
+        return "colsem_only_error"
+    if v["schema"] != c["schema"]:
+        return "schema"
+    if v["rows_hash"] != c["rows_hash"]:
+        return "rows"
+    return None
+
+
+def names_only(v: Dict[str, Any], c: Dict[str, Any]) -> bool:
+    vs, cs = v["schema"], c["schema"]
+    return (len(vs) == len(cs) and all(a[1:] == b[1:] for a, b in zip(vs, cs))
+            and v["rows_hash"] == c["rows_hash"])
+
+
+def user_written_duplicate(sql: str, text: str) -> bool:
+    """Whether an invariant-2 report is of a relation the statement names: the report's field is
+    relation.name; the relation's last part must appear in the SQL as a word."""
+    m = DUPLICATE_FIELD.search(text)
+    if not m:
+        return False
+    relation = m.group(1).replace("`", "").rsplit(".", 1)[0]
+    last = relation.rsplit(".", 1)[-1]
+    return bool(last) and re.search(rf"(?<![\w$]){re.escape(last)}(?![\w$])", sql, re.I) is not None
+
+
+def reports_allowed(sql: str, reports: List[str]) -> bool:
+    return all(r.startswith(f"[{DUPLICATE}]") and user_written_duplicate(sql, r) for r in reports)
+
+
+def classify(setting: str, sql: str, v: Dict[str, Any], c: Dict[str, Any]) -> Tuple[str, Optional[str]]:
+    """(outcome class, kind of difference or None). `rows` differences come back as DIFFERENCE:
+    the runner runs the query again to tell NONDETERMINISTIC ones apart."""
+    k = kind(v, c)
+    invariants = setting.startswith("invariants")
+    reports = c.get("reports") or []
+    if k is None:
+        if reports and invariants:
+            return (INVARIANT_DUPLICATE, None) if reports_allowed(sql, reports) else (DIFFERENCE, "invariant_report")
+        return (SAME_ERROR if "error" in v else SAME_ROWS), None
+    if k == "vanilla_only_error" and LATERAL_REFUSALS.match(v["error"]["class"]):
+        return LATERAL, None
+    if setting in DIALECTS:
+        if k == "schema" and names_only(v, c):
+            return DIALECT_NAMES, None
+        if k == "colsem_only_error" and UNRESOLVED.match(c["error"]["class"]):
+            return DIALECT_REFERENCE, None
+    if invariants and c.get("error", {}).get("class") == DUPLICATE and k in ("colsem_only_error", "error_class"):
+        if user_written_duplicate(sql, c["error"].get("message", "")):
+            return INVARIANT_DUPLICATE, None
+    return DIFFERENCE, k
+
+
+def nondeterministic(first: Dict[str, Any], again: Optional[Dict[str, Any]]) -> bool:
+    """Whether running a query again in the same engine gave other rows."""
+    return (again is not None and "rows_hash" in again and "rows_hash" in first
+            and again["rows_hash"] != first["rows_hash"])
+
+
+def brief(answer: Optional[Dict[str, Any]], rows: int = 5) -> str:
+    """One outcome in a line or a few: class/SQLSTATE/message head, or schema and first rows."""
+    if answer is None:
+        return "(none)"
+    if "error" in answer:
+        e = answer["error"]
+        msg = " ".join((e.get("message") or "").split())[:240]
+        return f"error {e['class']} (SQLSTATE {e.get('state')}): {msg}"
+    schema = ", ".join(f"{f[0]} {f[1]}{'' if f[2] else ' NOT NULL'}"
+                       + (f" {f[3]}" if f[3] not in ("{}", None) else "") for f in answer["schema"])
+    head = answer["rows"][:rows]
+    more = answer["row_count"] - len(head)
+    text = f"schema ({schema}); {answer['row_count']} rows"
+    if head:
+        text += ": " + " | ".join(head) + (f" | ... {more} more" if more > 0 else "")
+    return text

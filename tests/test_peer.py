@@ -1,0 +1,149 @@
+"""`make peer` (peer/): Spark's own SQL test corpus under vanilla Spark and colsem. Fast tests of
+the statement splitter and of the classification of two outcomes; the CI slice (`corpus` marker:
+about 6 minutes) with default settings, which must show no difference."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from peer import compare, corpus  # noqa: E402
+
+
+# ---------------------------------------------------------------- splitting (SQLQueryTestSuite's rules)
+def test_split_on_semicolons_anywhere_not_escaped():
+    text = "SELECT 1; SELECT 2;\nSELECT 'a\\;b';\n\nSELECT\n  3\n;"
+    assert corpus.split(text) == ["SELECT 1", "SELECT 2", "SELECT 'a\\;b'", "SELECT\n  3"]
+
+
+def test_comment_lines_dropped_inline_comments_kept():
+    text = "-- header\nSELECT 1 -- one\n  -- indented comment\n, 2;\n--SET a=b\nSELECT 3;"
+    assert corpus.split(text) == ["SELECT 1 -- one\n, 2", "SELECT 3"]
+
+
+def test_query_delimiters_keep_semicolons_inside():
+    text = ("SELECT 0;\n--QUERY-DELIMITER-START\n/* a; b */\nSELECT 1;\n--QUERY-DELIMITER-END\n"
+            "SELECT 2;\nSELECT 3")
+    assert corpus.split(text) == ["SELECT 0", "/* a; b */\nSELECT 1", "SELECT 2", "SELECT 3"]
+
+
+def test_import_puts_the_other_files_code_first():
+    files = {"other.sql": "-- other\nCREATE TABLE t(a INT);\nSELECT 9;"}
+    text = "--IMPORT other.sql\nSELECT * FROM t;"
+    assert corpus.split(text, files.__getitem__) == ["CREATE TABLE t(a INT)", "SELECT 9", "SELECT * FROM t"]
+
+
+def test_set_and_first_config_set_of_each_dimension():
+    text = ("--SET spark.sql.a=1, spark.sql.b = x\n--CONFIG_DIM1 spark.c=1,spark.d=2\n"
+            "--CONFIG_DIM1 spark.c=3\n--CONFIG_DIM2 spark.e=true\n--CONFIG_DIM2 spark.e=false\nSELECT 1;")
+    conf, dims = corpus.settings(text)
+    assert conf == {"spark.sql.a": "1", "spark.sql.b": "x", "spark.c": "1", "spark.d": "2", "spark.e": "true"}
+    assert dims == ["1", "2"]
+
+
+def test_directory_modes():
+    assert corpus.mode_conf("postgreSQL/int4.sql", True) == (
+        {"spark.sql.ansi.enabled": "true", "spark.sql.legacy.interval.enabled": "true"}, True)
+    assert corpus.mode_conf("nonansi/math.sql", True)[0] == {"spark.sql.ansi.enabled": "false"}
+    assert corpus.mode_conf("timestampNTZ/timestamp.sql", True)[0] == {"spark.sql.timestampType": "TIMESTAMP_NTZ"}
+    assert corpus.mode_conf("group-by.sql", True)[0] == {"spark.sql.ansi.enabled": "true"}
+    assert corpus.mode_conf("group-by.sql", False)[0] == {}
+
+
+def test_selection_globs():
+    names = ["group-by.sql", "group-by-all.sql", "subquery/in-subquery/in-basic.sql", "window.sql",
+             "udf/udf-window.sql"]
+    assert corpus.select(names, ["group-by*", "subquery/**"]) == [
+        "group-by.sql", "group-by-all.sql", "subquery/in-subquery/in-basic.sql"]
+    assert corpus.select(names, ["*window*"]) == ["window.sql", "udf/udf-window.sql"]
+
+
+def test_corpus_candidates_walk_down_releases():
+    props = {"lines": "3.5,4.0,4.1", "line.4.1.spark.version": "4.1.2", "line.4.0.spark.version": "4.0.1",
+             "line.3.5.spark.version": "3.5.9"}
+    assert corpus.candidates("4.1", props) == ["4.1.2", "4.1.1", "4.1.0", "4.0.1", "4.0.0"]
+    assert corpus.candidates("4.1", {**props, "line.4.1.corpus.version": "4.0.1"}) == ["4.0.1"]
+
+
+# ---------------------------------------------------------------- classification
+def answer(names=("a",), rows_hash="h1", types=("int",)):
+    return {"schema": [[n, t, True, "{}", f'"{t}"'] for n, t in zip(names, types)], "row_count": 1,
+            "rows_hash": rows_hash, "rows": ["1"], "ordered": False}
+
+
+def error(cls, state="42703", message=""):
+    return {"error": {"class": cls, "state": state, "message": message}}
+
+
+def test_same_and_plain_differences():
+    assert compare.classify("default", "q", answer(), answer()) == (compare.SAME_ROWS, None)
+    assert compare.classify("default", "q", error("X"), error("X")) == (compare.SAME_ERROR, None)
+    assert compare.classify("default", "q", error("X"), error("X", "42000")) == (compare.DIFFERENCE, "error_class")
+    assert compare.classify("default", "q", answer(), answer(rows_hash="h2")) == (compare.DIFFERENCE, "rows")
+    assert compare.classify("default", "q", answer(), answer(types=("bigint",))) == (compare.DIFFERENCE, "schema")
+    assert compare.classify("default", "q", answer(), error("X")) == (compare.DIFFERENCE, "colsem_only_error")
+    known = compare.classify("default", "q", error("AMBIGUOUS_LATERAL_COLUMN_ALIAS", "42702"),
+                             error("COLSEM_AMBIGUOUS_LATERAL_ALIAS", "42702"))
+    assert known == (compare.DIFFERENCE, "error_class")
+
+
+def test_lateral_alias_acceptance_is_allowed_only_for_its_refusals():
+    for cls in ("UNRESOLVED_COLUMN.WITH_SUGGESTION", "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
+                "LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC"):
+        assert compare.classify("default", "q", error(cls), answer()) == (compare.LATERAL, None)
+    assert compare.classify("default", "q", error("DIVIDE_BY_ZERO"), answer()) == (compare.DIFFERENCE, "vanilla_only_error")
+
+
+def test_dialect_differences_only_under_dialects():
+    v, c = answer(names=("(a + 1)",)), answer(names=("?column?",))
+    assert compare.classify("postgres", "q", v, c) == (compare.DIALECT_NAMES, None)
+    assert compare.classify("default", "q", v, c) == (compare.DIFFERENCE, "schema")
+    # names and types differ: not only names
+    assert compare.classify("postgres", "q", v, answer(names=("?column?",), types=("bigint",)))[0] == compare.DIFFERENCE
+    refused = error("UNRESOLVED_COLUMN.WITH_SUGGESTION")
+    assert compare.classify("mysql", "SELECT `(a + 1)` FROM v", answer(), refused) == (compare.DIALECT_REFERENCE, None)
+    assert compare.classify("star", "SELECT `(a + 1)` FROM v", answer(), refused)[0] == compare.DIFFERENCE
+
+
+def test_invariant_duplicates_allowed_when_the_statement_names_the_relation():
+    msg = ("[COLSEM_DUPLICATE_QUALIFIED_FIELD] Schema invariant 2 ... it produces the field "
+           "spark_catalog.default.t1.s1 twice, from the left side and the right side.")
+    sql = "SELECT * FROM t1 JOIN t1 ON true"
+    dup = error(compare.DUPLICATE, "42702", msg)
+    assert compare.classify("invariants-error", sql, answer(), dup) == (compare.INVARIANT_DUPLICATE, None)
+    assert compare.classify("invariants-error", "SELECT * FROM v", answer(), dup)[0] == compare.DIFFERENCE
+    assert compare.classify("default", sql, answer(), dup)[0] == compare.DIFFERENCE
+    warned = {**answer(), "reports": [msg]}
+    assert compare.classify("invariants-warn", sql, answer(), warned) == (compare.INVARIANT_DUPLICATE, None)
+    other = {**answer(), "reports": ["[COLSEM_SCHEMA_INVARIANT_VIOLATED] Schema invariant 3 ..."]}
+    assert compare.classify("invariants-warn", sql, answer(), other) == (compare.DIFFERENCE, "invariant_report")
+
+
+def test_nondeterministic_needs_a_second_run_that_disagrees():
+    first = answer(rows_hash="h1")
+    assert compare.nondeterministic(first, answer(rows_hash="h2"))
+    assert not compare.nondeterministic(first, answer(rows_hash="h1"))
+    assert not compare.nondeterministic(first, {"skipped": "a command"})
+    assert not compare.nondeterministic(first, None)
+
+
+# ---------------------------------------------------------------- the CI slice
+@pytest.mark.corpus
+def test_ci_slice_has_no_differences(tmp_path: Path):
+    from peer.runner import main
+
+    main(["--slice", "ci", "--settings", "default", "--out", str(tmp_path / "report"),
+          "--workdir", str(tmp_path / "work")])
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert not report["partial"]
+    default = report["settings"]["default"]
+    listing = "\n".join(f"{d['file']} #{d['statement']}: {d['sql']}\n  vanilla: {d['vanilla']}\n"
+                        f"  colsem: {d['colsem']}" for d in default["differences"])
+    assert default["differences"] == [], f"{len(default['differences'])} differences:\n{listing}"
