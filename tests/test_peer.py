@@ -99,6 +99,10 @@ def test_lateral_alias_acceptance_is_allowed_only_for_its_refusals():
                 "LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC"):
         assert compare.classify("default", "q", error(cls), answer()) == (compare.LATERAL, None)
     assert compare.classify("default", "q", error("DIVIDE_BY_ZERO"), answer()) == (compare.DIFFERENCE, "vanilla_only_error")
+    broken = "[INTERNAL_ERROR] Resolved plan should not contain any LateralColumnAliasReference."
+    assert compare.classify("default", "q", error("INTERNAL_ERROR", "XX000", broken), answer()) == (compare.LATERAL, None)
+    assert compare.classify("default", "q", error("INTERNAL_ERROR", "XX000", "other"), answer()) == (
+        compare.DIFFERENCE, "vanilla_only_error")
 
 
 def test_dialect_differences_only_under_dialects():
