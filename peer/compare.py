@@ -37,8 +37,8 @@ ALLOWED = {
     DIALECT_NAMES: "(b) under a naming dialect: only output names differ (same types, nullability, "
                    "metadata, rows)",
     DIALECT_REFERENCE: "(b) under a naming dialect: vanilla answers and colsem refuses with "
-                       "UNRESOLVED_COLUMN (the statement names a column by Spark's generated name, "
-                       "which the dialect renamed)",
+                       "UNRESOLVED_COLUMN of a name the statement writes in backquotes and does not "
+                       "define with AS (Spark's generated name, which the dialect renamed)",
     INVARIANT_DUPLICATE: "(c) under invariants-*: an invariant-2 report (COLSEM_DUPLICATE_QUALIFIED_FIELD) "
                          "of a duplicate (relation, name) pair whose relation the statement names",
 }
@@ -49,6 +49,7 @@ LATERAL_REFUSALS = re.compile(r"^(UNRESOLVED_COLUMN(\..+)?|LATERAL_COLUMN_ALIAS.
 # reads an alias (`SELECT array(1, 2) AS arr, explode(arr)`), and the analyzer's last check fails.
 NATIVE_LATERAL_BREAK = "should not contain any LateralColumnAliasReference"
 UNRESOLVED = re.compile(r"^UNRESOLVED_COLUMN(\..+)?$")
+UNRESOLVED_NAME = re.compile(r"with name `((?:[^`]|``)+(?:`\.`(?:[^`]|``)+)*)` cannot be resolved")
 DUPLICATE = "COLSEM_DUPLICATE_QUALIFIED_FIELD"
 DUPLICATE_FIELD = re.compile(r"produces the field (\S+) twice")
 
@@ -75,6 +76,19 @@ def names_only(v: Dict[str, Any], c: Dict[str, Any]) -> bool:
     vs, cs = v["schema"], c["schema"]
     return (len(vs) == len(cs) and all(a[1:] == b[1:] for a, b in zip(vs, cs))
             and v["rows_hash"] == c["rows_hash"])
+
+
+def references_generated_name(sql: str, message: str) -> bool:
+    """Whether the column an UNRESOLVED_COLUMN error names is one the statement writes in
+    backquotes, as a reference to Spark's generated name must be (`count(1)`, `1`,
+    `concat_ws( , a, b)`), and not a name the statement defines with AS."""
+    m = UNRESOLVED_NAME.search(message)
+    if not m:
+        return False
+    name = m.group(1).split("`.`")[-1].replace("``", "`")
+    quoted = f"`{name.replace('`', '``')}`".lower()
+    defined = re.search(rf"\bAS\s+`?{re.escape(name)}`?(?![\w$])", sql, re.I)
+    return quoted in sql.lower() and defined is None
 
 
 def user_written_duplicate(sql: str, text: str) -> bool:
@@ -108,7 +122,8 @@ def classify(setting: str, sql: str, v: Dict[str, Any], c: Dict[str, Any]) -> Tu
     if setting in DIALECTS:
         if k == "schema" and names_only(v, c):
             return DIALECT_NAMES, None
-        if k == "colsem_only_error" and UNRESOLVED.match(c["error"]["class"]):
+        if (k == "colsem_only_error" and UNRESOLVED.match(c["error"]["class"])
+                and references_generated_name(sql, c["error"].get("message", ""))):
             return DIALECT_REFERENCE, None
     if invariants and c.get("error", {}).get("class") == DUPLICATE and k in ("colsem_only_error", "error_class"):
         if user_written_duplicate(sql, c["error"].get("message", "")):

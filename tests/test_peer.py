@@ -111,9 +111,17 @@ def test_dialect_differences_only_under_dialects():
     assert compare.classify("default", "q", v, c) == (compare.DIFFERENCE, "schema")
     # names and types differ: not only names
     assert compare.classify("postgres", "q", v, answer(names=("?column?",), types=("bigint",)))[0] == compare.DIFFERENCE
-    refused = error("UNRESOLVED_COLUMN.WITH_SUGGESTION")
+    refused = error("UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                    message="[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function parameter "
+                            "with name `(a + 1)` cannot be resolved. Did you mean ...")
     assert compare.classify("mysql", "SELECT `(a + 1)` FROM v", answer(), refused) == (compare.DIALECT_REFERENCE, None)
     assert compare.classify("star", "SELECT `(a + 1)` FROM v", answer(), refused)[0] == compare.DIFFERENCE
+    # a name the statement defines (a lateral alias colsem fails to resolve) is no generated name
+    later = error("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+                  message="... with name `col` cannot be resolved. `col` is defined by a later item")
+    sql = "SELECT col + 1 as col2, explode(array(1, 2, 3)) as col"
+    assert compare.classify("postgres", sql, answer(), later) == (compare.DIFFERENCE, "colsem_only_error")
+    assert compare.classify("postgres", "SELECT `col` + 1 AS x, 1 AS `col`", answer(), later)[0] == compare.DIFFERENCE
 
 
 def test_invariant_duplicates_allowed_when_the_statement_names_the_relation():
