@@ -64,6 +64,10 @@ ITEMS: List[str] = [
     # white space and comments
     "id+ 1", "id +1", "  id   *   2  ", "id\n+\n1", "id\t+ 1", "id /* plus */ + 1", "abs( /* x */ id)",
     "id -- trailing\n + 1", "lower( name )", "count( * )", "CAST( id  AS  BIGINT )",
+    "id\r\n+ 1", "(id /* c */ + 1)", "id + /* c */ 1 /* after */", "abs(\n  id\n)",
+    # a parenthesized operand first (its position excludes the parenthesis)
+    "(id > 1) IS TRUE", "(id > 1) IS NOT FALSE", "(qty) IS NULL", "(id + 1) BETWEEN 1 AND 3",
+    "(id) IN (1, 2)", "(name) LIKE 'a%'",
     # mixed case
     "ID + 1", "Id * QTY", "ABS(ID)", "Lower(NAME)", "COUNT(ID)", "t.ID + T.qty", "MAX(Id)",
     "CASE WHEN ID = 1 THEN NAME END",

@@ -8,24 +8,25 @@ when absent (as root), then started by this script on a private Unix socket in a
 directory (no TCP port), as the current user (as the `postgres`/`mysql` system user when run as
 root, since neither server runs as root), and stopped afterwards. Each item runs as
 ``SELECT <item> FROM t`` over the same small table; an item an engine rejects is recorded with
-its error's first line.
+its error's first line. MariaDB gets each statement byte for byte (see exact_statement).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import html
 import io
 import json
 import os
 import pwd
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-import xml.etree.ElementTree as ET
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional
@@ -184,16 +185,34 @@ def mariadb_server() -> Iterator[Runner]:
                 subprocess.run(client + ["naming", "-e", s], check=True, capture_output=True)
 
             def run(item: str) -> Dict[str, str]:
-                p = subprocess.run(client + ["naming", "--xml", "-e", query(item)], capture_output=True, text=True)
+                # Bytes, decoded without text mode's newline translation (a name may hold "\r\n").
+                p = subprocess.run(client + ["naming", "--xml", "-e", exact_statement(query(item))],
+                                   capture_output=True)
                 if p.returncode != 0:
-                    return {"error": first_line(p.stderr)}
-                row = ET.fromstring(p.stdout).find("row")
-                return {"name": row.find("field").get("name")}
+                    return {"error": first_line(p.stderr.decode("utf-8", "replace"))}
+                return {"name": first_field_name(p.stdout.decode("utf-8"))}
 
             yield run
         finally:
             server.terminate()
             server.wait(timeout=60)
+
+
+def exact_statement(sql: str) -> str:
+    """A client command that makes the server run `sql` byte for byte, as an application's driver
+    sends it: the mariadb client rewrites what it is given (it strips comments, and re-spaces text
+    even with --comments), but not a prepared statement's text given in hex."""
+    return (f"SET @q = CONVERT(X'{sql.encode().hex()}' USING utf8mb4); "
+            "PREPARE q FROM @q; EXECUTE q; DEALLOCATE PREPARE q;")
+
+
+def first_field_name(xml: str) -> str:
+    """The first column's name in the client's --xml output, read without an XML parser: XML's
+    attribute-value normalization would make every line break and tab in it a space."""
+    match = re.search(r'<field name="([^"]*)"', xml)
+    if match is None:
+        raise RuntimeError(f"no column in MariaDB's output: {xml[:500]}")
+    return html.unescape(match.group(1))
 
 
 def mariadb_version() -> str:

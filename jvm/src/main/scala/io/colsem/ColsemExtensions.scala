@@ -50,6 +50,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // Naming: a resolved SELECT list's named items become Spark's own Aliases with the dialect's names.
+    extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)
     // Naming: under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
     // SELECT *: once their input is resolved, work out which of its columns are hidden.

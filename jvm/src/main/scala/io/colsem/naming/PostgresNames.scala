@@ -166,6 +166,7 @@ object PostgresNames {
 
   private def item(e: NamedExpression): String = e match {
     case a: Alias => a.name
+    case u: UnresolvedDialectAlias => u.name
     case UnresolvedAlias(child, _) => name(child)
     case other => name(other)
   }

@@ -43,9 +43,11 @@ object SqlText {
    * A SELECT item sits between SELECT/DISTINCT/`,` and `,`/FROM/end, so a `(` just before it and a
    * `)` just after it can only be its own parentheses.
    */
-  def ofItem(e: Expression): Option[String] = fullSpan(e).map { case (text, s0, e0) =>
-    var start = s0
-    var stop = e0
+  def ofItem(e: Expression): Option[String] = itemSpan(e).map { case (text, s, e1) => text.substring(s, e1 + 1) }
+
+  /** The span [[ofItem]] reads. */
+  def itemSpan(e: Expression): Option[(String, Int, Int)] = fullSpan(e).map { case (text, s0, e0) =>
+    var (start, stop) = balanced(text, s0, e0)
     var widening = true
     while (widening) {
       val before = skipBackward(text, start - 1)
@@ -57,7 +59,70 @@ object SqlText {
         widening = false
       }
     }
-    text.substring(start, stop + 1)
+    (text, start, stop)
+  }
+
+  /**
+   * The span widened over the other half of each parenthesis it holds alone: an operand has the
+   * position of what is inside its parentheses, so `(a > 1) IS TRUE` spans `a > 1) IS TRUE`.
+   */
+  private def balanced(text: String, s: Int, e: Int): (Int, Int) = {
+    var start = s
+    var stop = e
+    var (opened, closed) = unmatched(text, s, e)
+    while (closed > 0) {
+      val before = skipBackward(text, start - 1)
+      if (before >= 0 && text.charAt(before) == '(') { start = before; closed -= 1 } else closed = 0
+    }
+    while (opened > 0) {
+      val after = skipForward(text, stop + 1)
+      if (after < text.length && text.charAt(after) == ')') { stop = after; opened -= 1 } else opened = 0
+    }
+    (start, stop)
+  }
+
+  /** (`(` without their `)`, `)` without their `(`) in text[s..e], quotes and comments skipped. */
+  private def unmatched(text: String, s: Int, e: Int): (Int, Int) = {
+    var depth = 0
+    var closed = 0
+    var i = s
+    while (i <= e) {
+      val c = text.charAt(i)
+      if (c == '\'' || c == '"' || c == '`') i = closingQuote(text, i) + 1
+      else if (text.startsWith("/*", i)) {
+        val end = text.indexOf("*/", i + 2)
+        i = if (end < 0) e + 1 else end + 2
+      } else if (text.startsWith("--", i)) {
+        while (i <= e && text.charAt(i) != '\n') i += 1
+      } else {
+        if (c == '(') depth += 1
+        else if (c == ')') { if (depth > 0) depth -= 1 else closed += 1 }
+        i += 1
+      }
+    }
+    (depth, closed)
+  }
+
+  /** The last character of the comments right after `stop` (white space between them skipped),
+   *  or `stop` when none follows. */
+  def overTrailingComments(text: String, stop: Int): Int = {
+    var last = stop
+    var i = stop + 1
+    var more = true
+    while (more) {
+      while (i < text.length && Character.isWhitespace(text.charAt(i))) i += 1
+      if (text.startsWith("/*", i)) {
+        val end = text.indexOf("*/", i + 2)
+        last = if (end < 0) text.length - 1 else end + 1
+        i = last + 1
+      } else if (text.startsWith("--", i)) {
+        while (i < text.length && text.charAt(i) != '\n') i += 1
+        last = i - 1
+      } else {
+        more = false
+      }
+    }
+    last
   }
 
   /** Index of the first character at or after i that is not white space or inside a comment. */
@@ -115,32 +180,6 @@ object SqlText {
 
   def withoutComments(s: String): String =
     s.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("--[^\\n]*", " ")
-
-  /**
-   * MariaDB's item name from the item's text: comments removed and every white-space character
-   * outside quotes made a plain space (its lexer rebuilds the name from the tokens' text).
-   */
-  def mysqlSpacing(text: String): String = {
-    val out = new StringBuilder
-    var i = 0
-    while (i < text.length) {
-      val c = text.charAt(i)
-      if (c == '\'' || c == '"' || c == '`') {
-        val end = closingQuote(text, i)
-        out.append(text.substring(i, end + 1))
-        i = end + 1
-      } else if (text.startsWith("/*", i)) {
-        val end = text.indexOf("*/", i + 2)
-        i = if (end < 0) text.length else end + 2
-      } else if (text.startsWith("--", i)) {
-        while (i < text.length && text.charAt(i) != '\n') i += 1
-      } else {
-        out.append(if (Character.isWhitespace(c)) ' ' else c)
-        i += 1
-      }
-    }
-    out.toString
-  }
 
   /** The index of the quote closing the one at `open` (a doubled quote or a backslash escapes). */
   private def closingQuote(text: String, open: Int): Int = {

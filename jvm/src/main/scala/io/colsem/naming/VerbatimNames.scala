@@ -6,10 +6,11 @@ import org.apache.spark.sql.types.{BooleanType, StringType}
 /**
  * Names taken from the SQL text as the user wrote it (the parser's origin of the item's
  * expression). Without text (DataFrame API) both fall back to [[CanonicalNames]].
- *  - `mysql` (MySQL/MariaDB): the item's text, spacing and case kept, comments dropped and each
- *    line break or tab made a space (as MariaDB's lexer does); a string literal's value without
+ *  - `mysql` (MySQL/MariaDB): the item's text exactly as written, spacing, line breaks, comments
+ *    and case kept (MariaDB names it from the statement's bytes); a string literal's value without
  *    quotes; NULL, TRUE and FALSE in upper case; a unary plus dropped.
- *  - `sqlite`: the item's text exactly as written, quotes included.
+ *  - `sqlite`: the item's text exactly as written, quotes included, with the comments that follow
+ *    it before the next `,` or FROM (SQLite's span runs to the next token).
  * A bare column keeps the name Spark gives it (the name as written, without qualifier) in both.
  */
 object VerbatimNames {
@@ -21,10 +22,12 @@ object VerbatimNames {
     case Literal(v: Boolean, BooleanType) => if (v) "TRUE" else "FALSE"
     // Its parser drops a unary plus.
     case UnaryPositive(child) => mysql(child)
-    case _ => SqlText.ofItem(e).map(SqlText.mysqlSpacing).getOrElse(CanonicalNames.name(e))
+    case _ => SqlText.ofItem(e).getOrElse(CanonicalNames.name(e))
   }
 
-  def sqlite(e: Expression): String = SqlText.ofItem(e).getOrElse(CanonicalNames.name(e))
+  def sqlite(e: Expression): String = SqlText.itemSpan(e).map { case (text, start, stop) =>
+    text.substring(start, SqlText.overTrailingComments(text, stop) + 1)
+  }.getOrElse(CanonicalNames.name(e))
 
   private def isQuotedString(text: String): Boolean = {
     val t = text.trim

@@ -48,6 +48,11 @@ class NamingSuite extends AnyFunSuite {
     assert(VerbatimNames.sqlite(item("(a + 1)")) === "(a + 1)")
     assert(VerbatimNames.sqlite(item("a  BETWEEN 1 AND 2")) === "a  BETWEEN 1 AND 2")
     assert(VerbatimNames.sqlite(item("a IS NULL")) === "a IS NULL")
-    assert(SqlText.mysqlSpacing("a /* x */ +\t'/* kept */'\n-- c\n+ 1") === "a  + '/* kept */'  + 1")
+    assert(VerbatimNames.mysql(item("(a > 1) IS TRUE")) === "(a > 1) IS TRUE")
+    assert(VerbatimNames.sqlite(item("((a) + ')') IS NULL")) === "((a) + ')') IS NULL")
+    // MariaDB names an item by its bytes, comments and line breaks included; SQLite's span also
+    // takes the comments after it.
+    assert(VerbatimNames.mysql(item("a /* x */ +\r\n-- c\n1 /* after */")) === "a /* x */ +\r\n-- c\n1")
+    assert(VerbatimNames.sqlite(item("a /* x */ + 1 /* after */ -- end\n")) === "a /* x */ + 1 /* after */ -- end")
   }
 }
