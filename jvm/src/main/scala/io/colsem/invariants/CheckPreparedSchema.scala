@@ -34,9 +34,10 @@ object CheckPreparedSchema {
       optimized <- record.optimizedPlan
       if !record.hasReported && isQueryPlan(plan, record) && record.claimPhysicalCheck()
     } {
-      val expected = Schemas.physical(analyzed.output)
-      Schemas.exactProblem(expected, Schemas.physical(plan.output)).foreach { found =>
-        Invariants.report(conf, Some(record), blame(session, analyzed, optimized, plan, adaptive)
+      val expected = expectedSchema(analyzed, optimized)
+      val caseSensitive = conf.caseSensitiveAnalysis
+      Schemas.exactProblem(expected, Schemas.physical(plan.output), caseSensitive).foreach { found =>
+        Invariants.report(conf, Some(record), blame(session, expected, optimized, plan, adaptive)
           .getOrElse(Violation.schemaChanged(3, "planning or physical preparation (not " +
             "reproduced by planning again)", found,
             Schemas.diff("analyzed", expected, "prepared", Schemas.physical(plan.output)))))
@@ -66,11 +67,17 @@ object CheckPreparedSchema {
     planned.find(_.logicalLink.isDefined).flatMap(_.logicalLink).exists(record.isOptimizedNode)
   }
 
-  private def blame(session: SparkSession, analyzed: LogicalPlan, optimized: LogicalPlan,
+  /** The analyzed schema, with the fields optimization made nullable nullable: invariant 5 has
+   *  accepted the optimized schema by the time a plan is prepared (or reported it, and these checks
+   *  are skipped). */
+  private def expectedSchema(analyzed: LogicalPlan, optimized: LogicalPlan): Seq[PhysicalField] =
+    Schemas.loosenedBy(Schemas.physical(analyzed.output), Schemas.physical(optimized.output))
+
+  private def blame(session: SparkSession, expected: Seq[PhysicalField], optimized: LogicalPlan,
       prepared: SparkPlan, adaptive: Boolean): Option[Violation] = try {
-    val expected = Schemas.physical(analyzed.output)
+    val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
     val planned = PlanningInternals.plan(session, optimized.clone())
-    Schemas.exactProblem(expected, Schemas.physical(planned.output)) match {
+    Schemas.exactProblem(expected, Schemas.physical(planned.output), caseSensitive) match {
       case Some(found) =>
         Some(Violation.schemaChanged(3, culpritStrategy(session, planned), found,
           Schemas.diff("analyzed", expected, "planned", Schemas.physical(planned.output))))
@@ -78,8 +85,8 @@ object CheckPreparedSchema {
         val before = Schemas.physical(planned.output)
         def physicalProblem(p: SparkPlan): Option[String] = {
           val after = Schemas.physical(p.output)
-          if (planned.isInstanceOf[ProjectExec]) Schemas.exactProblem(before, after)
-          else Schemas.setProblem(before, after)
+          if (planned.isInstanceOf[ProjectExec]) Schemas.exactProblem(before, after, caseSensitive)
+          else Schemas.setProblem(before, after, caseSensitive)
         }
         // Extensions' rules first, on their own (the likelier culprits, and under adaptive
         // execution Spark's own preparation list is not the one AQE ran), then Spark's too.
@@ -87,7 +94,7 @@ object CheckPreparedSchema {
           PlanningInternals.extensionPhysicalRules(session, adaptive),
           PlanningInternals.physicalRules(session, adaptive))
         val checks: Seq[SparkPlan => Boolean] = Seq(physicalProblem(_).isDefined,
-          p => Schemas.exactProblem(expected, Schemas.physical(p.output)).isDefined)
+          p => Schemas.exactProblem(expected, Schemas.physical(p.output), caseSensitive).isDefined)
         val culprit = checks.iterator.flatMap(broken => candidates.iterator.flatMap(rules =>
           replay(session, planned, rules, broken))).take(1).toList.headOption
           .getOrElse("a physical preparation rule (not reproduced by replaying them)")
@@ -96,7 +103,7 @@ object CheckPreparedSchema {
           case Some(found) => Violation.schemaChanged(6, culprit, found,
             Schemas.diff("planned", before, "prepared", after))
           case None => Violation.schemaChanged(3, culprit,
-            Schemas.exactProblem(expected, after).getOrElse("the schema changed"),
+            Schemas.exactProblem(expected, after, caseSensitive).getOrElse("the schema changed"),
             Schemas.diff("analyzed", expected, "prepared", after))
         })
     }

@@ -41,6 +41,9 @@ final class QueryRecord(analyzed: LogicalPlan) {
   def claimOptimized(plan: LogicalPlan): Boolean =
     optimizedRef.compareAndSet(null, new WeakReference(plan))
 
+  /** Whether the query's optimized plan has been planned (and checked). */
+  def isPlanned: Boolean = optimizedRef.get != null
+
   /** Whether `node` is a node of this query's optimized plan (not of a subquery's), by identity. */
   def isOptimizedNode(node: LogicalPlan): Boolean = {
     if (optimizedNodes == null) {
@@ -104,13 +107,15 @@ object Invariants extends Logging {
 
   /** Records the analyzed plan of the query being analyzed; its record, if any. On 4.2 and later
    *  under the query's id: analysis of a view or subquery inside the query runs under the same id
-   *  and finishes first, so the query's own plan is recorded last. Before 4.2 under the plan. */
+   *  and finishes first, so the query's own plan is recorded last. Analyses under the id after
+   *  the query was planned are not the query's (Spark resolving the row encoder of `collect`, which
+   *  a recursive CTE's loop runs per iteration) and keep its record. Before 4.2 under the plan. */
   def registerAnalyzed(session: SparkSession, analyzed: LogicalPlan): Option[QueryRecord] =
     if (!RunningQuery.idDuringAnalysis) {
       Some(byAnalyzedPlan.computeIfAbsent(analyzed, (p: LogicalPlan) => new QueryRecord(p)))
     } else queryId(session).map { id =>
-      val record = new QueryRecord(analyzed)
-      records.put(id, record)
+      val record = records.merge(id, new QueryRecord(analyzed),
+        (existing: QueryRecord, fresh: QueryRecord) => if (existing.isPlanned) existing else fresh)
       collectGarbage()
       record
     }

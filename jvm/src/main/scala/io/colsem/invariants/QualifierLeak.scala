@@ -4,7 +4,7 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId}
+import org.apache.spark.sql.catalyst.expressions.{Alias, ExprId, OuterReference}
 import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, SubqueryAlias}
 import org.apache.spark.sql.catalyst.util.AUTO_GENERATED_ALIAS
 
@@ -14,6 +14,8 @@ import org.apache.spark.sql.catalyst.util.AUTO_GENERATED_ALIAS
  * contain `t1.id`. A name is checked when it was generated (Spark marks the Alias it generates for
  * an unnamed item) or when it differs from the name its attribute was defined with (a rule renamed
  * it); it leaks when it contains `relation.column` for a relation and column of the query.
+ * Spark names a correlated reference `outer(relation.column)` on purpose (the qualifier says which
+ * scope it comes from): text inside `outer(...)` is not checked when the plan has an outer reference.
  */
 object QualifierLeak {
 
@@ -40,9 +42,14 @@ object QualifierLeak {
         case _ =>
       })
     }
+    lazy val correlated = plan.collectWithSubqueries {
+      case n if n.expressions.exists(_.find(_.isInstanceOf[OuterReference]).isDefined) => n
+    }.nonEmpty
     output.zipWithIndex.iterator.flatMap { case (a, i) =>
       val chosenByUser = definitions.get(a.exprId).exists(d => d.userNamed && d.name == a.name)
-      if (chosenByUser) None else leak(a, qualified).map(q => (a, i, q))
+      if (chosenByUser) None else leak(a.name, qualified)
+        .flatMap(q => if (correlated) leak(withoutOuterReferences(a.name), qualified) else Some(q))
+        .map(q => (a, i, q))
     }.take(1).toList.headOption.map { case (a, i, (relation, column)) =>
       Violation.schemaChanged(1,
         culprit = "analysis (the analyzer or a rule that names output columns)",
@@ -55,13 +62,36 @@ object QualifierLeak {
   }
 
   /** The (relation, column) whose qualified form `name` contains, as whole words. */
-  private def leak(a: Attribute, qualified: Iterable[(String, String)]): Option[(String, String)] = {
-    val name = a.name.toLowerCase(Locale.ROOT)
+  private def leak(written: String, qualified: Iterable[(String, String)]): Option[(String, String)] = {
+    val name = written.toLowerCase(Locale.ROOT)
     qualified.find { case (relation, column) =>
       val r = relation.toLowerCase(Locale.ROOT)
       val c = column.toLowerCase(Locale.ROOT)
       Seq(s"$r.$c", s"`$r`.`$c`", s"$r.`$c`", s"`$r`.$c").exists(containsWord(name, _))
     }
+  }
+
+  /** `name` without the `outer(...)` spans Spark writes for correlated references. */
+  private[invariants] def withoutOuterReferences(name: String): String = {
+    val out = new StringBuilder
+    var i = 0
+    while (i < name.length) {
+      if (name.regionMatches(true, i, "outer(", 0, 6) &&
+          (i == 0 || !(name.charAt(i - 1).isLetterOrDigit || name.charAt(i - 1) == '_'))) {
+        var depth = 1
+        var j = i + 6
+        while (j < name.length && depth > 0) {
+          if (name.charAt(j) == '(') depth += 1 else if (name.charAt(j) == ')') depth -= 1
+          j += 1
+        }
+        out ++= "outer()"
+        i = j
+      } else {
+        out += name.charAt(i)
+        i += 1
+      }
+    }
+    out.toString
   }
 
   private def containsWord(text: String, word: String): Boolean = {

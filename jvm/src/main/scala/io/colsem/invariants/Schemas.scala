@@ -23,10 +23,11 @@ object Schemas {
   def physical(output: Seq[Attribute]): Seq[PhysicalField] =
     output.map(a => PhysicalField(a.name, a.dataType, a.nullable))
 
-  /** `after` can stand where `before` stood. */
-  def keeps(before: PhysicalField, after: PhysicalField): Boolean =
-    before.name == after.name && (before.nullable || !after.nullable) &&
-      tightens(before.dataType, after.dataType)
+  /** `after` can stand where `before` stood. Under case-insensitive analysis a name may change case
+   *  (Spark's planning names a grouping column as GROUP BY wrote it): both resolve alike. */
+  def keeps(before: PhysicalField, after: PhysicalField, caseSensitive: Boolean = true): Boolean =
+    (if (caseSensitive) before.name == after.name else before.name.equalsIgnoreCase(after.name)) &&
+      (before.nullable || !after.nullable) && tightens(before.dataType, after.dataType)
 
   /** Same type, nested nullability equal or tighter. */
   def tightens(before: DataType, after: DataType): Boolean = (before, after) match {
@@ -38,6 +39,31 @@ object Schemas {
         bf.name == af.name && (bf.nullable || !af.nullable) && tightens(bf.dataType, af.dataType)
       }
     case _ => before == after
+  }
+
+  /**
+   * `before` made as nullable as `after` wherever the two line up (position by position, same name
+   * and shape): the schema to hold a stage to when some fields may become nullable.
+   */
+  def loosenedBy(before: Seq[PhysicalField], after: Seq[PhysicalField]): Seq[PhysicalField] =
+    if (before.length != after.length) before
+    else before.zip(after).map { case (b, a) =>
+      if (b.name.equalsIgnoreCase(a.name) && sameShape(b.dataType, a.dataType)) {
+        b.copy(dataType = looser(b.dataType, a.dataType), nullable = b.nullable || a.nullable)
+      } else {
+        b
+      }
+    }
+
+  private def looser(before: DataType, after: DataType): DataType = (before, after) match {
+    case (ArrayType(b, bNull), ArrayType(a, aNull)) => ArrayType(looser(b, a), bNull || aNull)
+    case (MapType(bk, bv, bNull), MapType(ak, av, aNull)) =>
+      MapType(looser(bk, ak), looser(bv, av), bNull || aNull)
+    case (b: StructType, a: StructType) =>
+      StructType(b.fields.zip(a.fields).map { case (bf, af) =>
+        bf.copy(dataType = looser(bf.dataType, af.dataType), nullable = bf.nullable || af.nullable)
+      })
+    case _ => before
   }
 
   /** Same type when nullability is ignored everywhere. */
@@ -52,19 +78,22 @@ object Schemas {
   }
 
   /** What breaks "`after` keeps `before` exactly", or None. */
-  def exactProblem(before: Seq[PhysicalField], after: Seq[PhysicalField]): Option[String] =
-    if (before.length == after.length && before.zip(after).forall { case (b, a) => keeps(b, a) }) {
+  def exactProblem(before: Seq[PhysicalField], after: Seq[PhysicalField],
+      caseSensitive: Boolean = true): Option[String] =
+    if (before.length == after.length &&
+        before.zip(after).forall { case (b, a) => keeps(b, a, caseSensitive) }) {
       None
     } else {
-      setProblem(before, after).orElse(Some(
+      setProblem(before, after, caseSensitive).orElse(Some(
         s"the fields were reordered from ${names(before)} to ${names(after)}"))
     }
 
   /** What breaks "`after` keeps `before` as a set (any order)", or None. */
-  def setProblem(before: Seq[PhysicalField], after: Seq[PhysicalField]): Option[String] = {
+  def setProblem(before: Seq[PhysicalField], after: Seq[PhysicalField],
+      caseSensitive: Boolean = true): Option[String] = {
     val unmatched = ArrayBuffer(after: _*)
     val lost = before.filter { b =>
-      unmatched.indexWhere(a => keeps(b, a)) match {
+      unmatched.indexWhere(a => keeps(b, a, caseSensitive)) match {
         case -1 => true
         case i => unmatched.remove(i); false
       }

@@ -55,4 +55,22 @@ class SchemasSuite extends AnyFunSuite {
     assert(Schemas.diff("analyzed", before, "optimized", before.take(1)) ===
       "analyzed (`id` BIGINT NOT NULL, `name` STRING); optimized (`id` BIGINT NOT NULL)")
   }
+
+  test("a name that only changes case is kept under case-insensitive analysis") {
+    val renamed = Seq(f("ID", LongType, nullable = false), f("name", StringType))
+    assert(Schemas.exactProblem(before, renamed) === Some("`id` was renamed to `ID`"))
+    assert(Schemas.exactProblem(before, renamed, caseSensitive = false) === None)
+  }
+
+  test("loosenedBy makes nullable the fields, top-level and nested, the other schema has nullable") {
+    val strict = Seq(f("id", LongType, nullable = false),
+      f("tags", ArrayType(StringType, containsNull = false), nullable = false))
+    val loose = Seq(f("id", LongType), f("tags", ArrayType(StringType, containsNull = true)))
+    assert(Schemas.loosenedBy(strict, loose) === loose)
+    assert(Schemas.loosenedBy(loose, strict) === loose)
+    assert(Schemas.exactProblem(Schemas.loosenedBy(strict, loose), loose) === None)
+    // Fields that do not line up are left as they are.
+    assert(Schemas.loosenedBy(strict, loose.reverse) === strict)
+    assert(Schemas.loosenedBy(strict, loose.take(1)) === strict)
+  }
 }

@@ -29,6 +29,14 @@ object PlanningInternals {
     }
   }
 
+  /** The classes of the optimizer rules extensions injected (and `experimental.extraOptimizations`);
+   *  every other rule in [[optimizerBatches]] is Spark's own. */
+  def extensionOptimizerRuleClasses(session: SparkSession): Set[Class[_]] = {
+    val classic = asClassic(session)
+    (classic.extensions.buildOptimizerRules(classic) ++ classic.extensions.buildPreCBORules(classic) ++
+      classic.experimental.extraOptimizations).map(_.getClass).toSet
+  }
+
   def plannerStrategies(session: SparkSession): Seq[SparkStrategy] =
     asClassic(session).sessionState.planner.strategies
 
