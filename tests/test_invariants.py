@@ -263,3 +263,21 @@ def test_default_is_off_and_status_lists_it(spark):
     import colsem
 
     assert colsem.status(spark)["spark.colsem.invariants"] == "off"
+
+
+@pytest.mark.parametrize("sql", ["DESCRIBE t1", "DESCRIBE TABLE EXTENDED t1 s1", "SHOW COLUMNS IN t1"])
+def test_command_results_keep_their_table_layout(spark, sql):
+    """A command's rows keep the root node by which the spark-sql CLI, the Thrift server and
+    Spark's golden files lay them out as a table (Spark's SQL corpus found DESCRIBE EXTENDED rows
+    tab-separated under `error`)."""
+    session = spark.newSession()
+    hive = session._jvm.org.apache.spark.sql.execution.HiveResult
+
+    def layout() -> str:
+        return hive.hiveResultString(session.sql(sql)._jdf.queryExecution().executedPlan()).mkString("\n")
+
+    session.conf.set("spark.colsem.invariants", "off")
+    expected = layout()
+    for mode in ("warn", "error"):
+        session.conf.set("spark.colsem.invariants", mode)
+        assert layout() == expected, mode

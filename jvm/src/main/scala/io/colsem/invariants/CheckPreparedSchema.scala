@@ -6,8 +6,9 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.colsem.PlanningInternals
-import org.apache.spark.sql.execution.{ColumnarRule, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{ColumnarRule, CommandResultExec, ProjectExec, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
+import org.apache.spark.sql.execution.command.ExecutedCommandExec
 
 /**
  * Invariants 3 and 6, on the prepared physical plan (after planning and the preparation rules):
@@ -49,12 +50,19 @@ object CheckPreparedSchema {
    *  AdaptiveSparkPlanExec under adaptive execution), once per query. */
   def guardOutput(session: SparkSession, plan: SparkPlan): SparkPlan = {
     val mode = Invariants.mode(session.sessionState.conf)
-    if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec]) return plan
+    if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec] || isCommandResult(plan)) return plan
     Invariants.record(session) match {
       case Some(record) if !record.hasReported && isQueryPlan(plan, record) && record.claimRowCheck() =>
         CheckedOutputExec(plan, failOnViolation = mode == Invariants.Error)
       case _ => plan
     }
+  }
+
+  /** A command's result (DESCRIBE, SHOW, ...): Spark's own rows, whose root node is how the
+   *  spark-sql CLI, the Thrift server and Spark's golden files know to lay them out as a table. */
+  private def isCommandResult(plan: SparkPlan): Boolean = plan match {
+    case _: ExecutedCommandExec | _: CommandResultExec => true
+    case _ => false
   }
 
   /** The query's own plan has a node planned from a node of its optimized plan; a subquery's or
