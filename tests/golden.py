@@ -117,8 +117,11 @@ def run_statement(session: Any, sql: str) -> dict:
                 "parameters": dict(sorted((exc.getMessageParameters() or {}).items()))}
     except Py4JJavaError as exc:  # JVM errors PySpark does not convert (INTERNAL_ERROR, ...)
         java = exc.java_exception
-        return {"error": condition(java), "sqlState": java.getSqlState(),
-                "parameters": dict(sorted(dict(java.getMessageParameters()).items()))}
+        try:
+            return {"error": condition(java), "sqlState": java.getSqlState(),
+                    "parameters": dict(sorted(dict(java.getMessageParameters()).items()))}
+        except Exception:  # no error class at all (a bug of that Spark line): its Java class
+            return {"error": java.getClass().getName(), "sqlState": None, "parameters": {}}
 
 
 def render(sql: str, result: dict) -> str:

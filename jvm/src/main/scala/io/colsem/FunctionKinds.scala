@@ -8,7 +8,7 @@ import scala.util.Try
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, VirtualColumn}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, VirtualColumn}
 import org.apache.spark.sql.catalyst.plans.logical.{OneRowRelation, Project}
 
 import io.colsem.shims.SparkShims
@@ -20,12 +20,17 @@ import io.colsem.shims.SparkShims
 object FunctionKinds {
 
   /** Whether the built-in or temporary function `u` calls is implemented by a subclass of `kind`
-   *  (an aggregate, a generator, a non-deterministic expression). */
+   *  (an aggregate, a generator, a non-deterministic expression). A function registered through a
+   *  builder (Spark 3.5's `explode`) names the builder's class: then the expression the builder
+   *  makes of the call's arguments tells. */
   def implementedBy(session: SparkSession, u: UnresolvedFunction, kind: Class[_]): Boolean =
     u.nameParts.size == 1 &&
       session.sessionState.catalog.lookupBuiltinOrTempFunction(u.nameParts.head).exists { info =>
-        Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption
-          .exists(cls => kind.isAssignableFrom(cls))
+        Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption.exists { cls =>
+          kind.isAssignableFrom(cls) || (!classOf[Expression].isAssignableFrom(cls) &&
+            Try(session.sessionState.functionRegistry.lookupFunction(
+              FunctionIdentifier(u.nameParts.head), u.arguments)).toOption.exists(kind.isInstance))
+        }
       }
 
   private val literalFunctions = new ConcurrentHashMap[String, java.lang.Boolean]()
