@@ -95,6 +95,8 @@ class Run:
         self.colsem: Optional[Worker] = None
         self.vanilla: Optional[Worker] = None
         self.colsem_setting: Optional[str] = None
+        # The build under test is the one at the start: commits made during a run change nothing it ran.
+        self.commit = colsem_commit()
 
     def log(self, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
@@ -291,7 +293,7 @@ class Run:
                 "file_seconds": st["file_seconds"]}
         return {
             "line": self.line, "spark_version": self.spark_version, "corpus_version": self.version,
-            "colsem_commit": colsem_commit(), "command": "python -m peer " + " ".join(sys.argv[1:]),
+            "colsem_commit": self.commit, "command": "python -m peer " + " ".join(sys.argv[1:]),
             "partial": self.stop_requested, "selection": args.slice or args.files or "all",
             "files": len(files), "statements_per_file_run": sum(len(f.statements) for f in files),
             "skipped_files": {n: r for n, r in skipped.items() if n in selected} if (args.slice or args.files) else skipped,
