@@ -36,9 +36,10 @@ ALLOWED = {
              "colsem answers",
     DIALECT_NAMES: "(b) under a naming dialect: only output names differ (same types, nullability, "
                    "metadata, rows)",
-    DIALECT_REFERENCE: "(b) under a naming dialect: vanilla answers and colsem refuses with "
-                       "UNRESOLVED_COLUMN of a name the statement writes in backquotes and does not "
-                       "define with AS (Spark's generated name, which the dialect renamed)",
+    DIALECT_REFERENCE: "(b) under a naming dialect: vanilla analyzes the statement (it answers, or "
+                       "fails only when it runs) and colsem refuses with UNRESOLVED_COLUMN of a name "
+                       "the statement writes in backquotes and does not define with AS (Spark's "
+                       "generated name, which the dialect renamed)",
     INVARIANT_DUPLICATE: "(c) under invariants-*: an invariant-2 report (COLSEM_DUPLICATE_QUALIFIED_FIELD) "
                          "of a duplicate (relation, name) pair whose relation the statement names",
 }
@@ -76,6 +77,11 @@ def names_only(v: Dict[str, Any], c: Dict[str, Any]) -> bool:
     vs, cs = v["schema"], c["schema"]
     return (len(vs) == len(cs) and all(a[1:] == b[1:] for a, b in zip(vs, cs))
             and v["rows_hash"] == c["rows_hash"])
+
+
+def analysis_error(e: Dict[str, Any]) -> bool:
+    """Whether an error was raised by analysis (an AnalysisException), not by running the plan."""
+    return (e.get("message") or "").lstrip().startswith("org.apache.spark.sql.AnalysisException")
 
 
 def references_generated_name(sql: str, message: str) -> bool:
@@ -122,7 +128,8 @@ def classify(setting: str, sql: str, v: Dict[str, Any], c: Dict[str, Any]) -> Tu
     if setting in DIALECTS:
         if k == "schema" and names_only(v, c):
             return DIALECT_NAMES, None
-        if (k == "colsem_only_error" and UNRESOLVED.match(c["error"]["class"])
+        vanilla_analyzed = k == "colsem_only_error" or (k == "error_class" and not analysis_error(v["error"]))
+        if (vanilla_analyzed and UNRESOLVED.match(c["error"]["class"])
                 and references_generated_name(sql, c["error"].get("message", ""))):
             return DIALECT_REFERENCE, None
     if invariants and c.get("error", {}).get("class") == DUPLICATE and k in ("colsem_only_error", "error_class"):

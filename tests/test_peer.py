@@ -116,6 +116,12 @@ def test_dialect_differences_only_under_dialects():
                             "with name `(a + 1)` cannot be resolved. Did you mean ...")
     assert compare.classify("mysql", "SELECT `(a + 1)` FROM v", answer(), refused) == (compare.DIALECT_REFERENCE, None)
     assert compare.classify("star", "SELECT `(a + 1)` FROM v", answer(), refused)[0] == compare.DIFFERENCE
+    # vanilla resolved the generated name and failed running the query: the statement analyzed
+    grouped = "SELECT (SELECT a FROM t) + 1 GROUP BY `(a + 1)`"
+    runtime = error("SCALAR_SUBQUERY_TOO_MANY_ROWS", "21000", "org.apache.spark.SparkException: [SCALAR_...")
+    assert compare.classify("postgres", grouped, runtime, refused) == (compare.DIALECT_REFERENCE, None)
+    analysis = error("UNRESOLVED_ROUTINE", "42883", "org.apache.spark.sql.AnalysisException: [UNRESOLVED_ROUTINE]")
+    assert compare.classify("postgres", grouped, analysis, refused) == (compare.DIFFERENCE, "error_class")
     # a name the statement defines (a lateral alias colsem fails to resolve) is no generated name
     later = error("UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
                   message="... with name `col` cannot be resolved. `col` is defined by a later item")

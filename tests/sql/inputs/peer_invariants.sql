@@ -34,6 +34,8 @@ CREATE TEMPORARY VIEW lt2(c1, c2) AS VALUES (0, 2), (0, 3);
 -- join-lateral.sql and subquery/subquery-nested-data.sql.
 SELECT * FROM lt1, LATERAL (SELECT lt1.c1 + c1 FROM lt2) ORDER BY 1, 2, 3;
 SELECT * FROM (SELECT * FROM VALUES (map(1, 10)) AS x(xm)) AS x JOIN LATERAL (SELECT xm[1], xm[1] - id FROM t2) ORDER BY 3;
+-- sql-udf.sql: a generated name shows a string literal's text as written: `T.b: ` is no qualifier.
+SELECT concat('T.b: ', b), 'T.c' || c FROM VALUES ('x', 'y') AS T(b, c);
 -- Invariant 2 checks only relations a user named.
 -- join-lateral.sql: unaliased subqueries, all named __auto_generated_subquery_name by Spark.
 SELECT * FROM (SELECT s1 FROM t1), (SELECT id AS s1 FROM t2) ORDER BY 1, 2;

@@ -23,7 +23,12 @@ DROP TABLE peer_naming_t;
 CREATE TEMPORARY VIEW peer_x AS SELECT map(1, 2) AS xm, 3 AS x2;
 CREATE TEMPORARY VIEW peer_y AS SELECT map(1, 5) AS ym, 4 AS y2;
 SELECT * FROM peer_x JOIN LATERAL (SELECT xm[1], xm[1] AS s1, xm[1] - ym[1] AS s2 FROM peer_y);
--- ...nor a name a later item or GROUP BY can use: as in vanilla Spark, `?column?` is no column here.
+-- A GROUP BY name resolves as in vanilla Spark while the list waits for its dialect names: here the
+-- outer column, which a grouped lateral subquery may not use (was UNRESOLVED_COLUMN).
+SELECT * FROM peer_x JOIN LATERAL (SELECT xm[1], sum(ym[1]) FROM peer_y GROUP BY xm[1]);
+SELECT ym[1], sum(y2) FROM peer_y GROUP BY ym[1];
+-- A dialect name is no name a later item or GROUP BY can use either: as in vanilla Spark, `?column?`
+-- is no column here.
 SELECT s1 + 1, `?column?` FROM t1;
 SELECT s1 + 1, count(*) FROM t1 GROUP BY `?column?`;
 -- ...while an outer query, ORDER BY and HAVING see the dialect's names.

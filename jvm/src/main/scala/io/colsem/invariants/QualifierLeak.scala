@@ -4,9 +4,10 @@ import java.util.Locale
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, ExprId, OuterReference}
+import org.apache.spark.sql.catalyst.expressions.{Alias, ExprId, Literal, OuterReference}
 import org.apache.spark.sql.catalyst.plans.logical.{LeafNode, LogicalPlan, SubqueryAlias}
 import org.apache.spark.sql.catalyst.util.AUTO_GENERATED_ALIAS
+import org.apache.spark.sql.types.StringType
 
 /**
  * Invariant 1: an output name never carries a relation qualifier. `SELECT t1.id` and `SELECT id`
@@ -16,10 +17,12 @@ import org.apache.spark.sql.catalyst.util.AUTO_GENERATED_ALIAS
  * it); it leaks when it contains `relation.column` for a relation and column of the query.
  * Spark names a correlated reference `outer(relation.column)` on purpose (the qualifier says which
  * scope it comes from): text inside `outer(...)` is not checked when the plan has an outer reference.
+ * A generated name shows a string literal's text unquoted (`concat('T.b: ', b)` is named
+ * `concat(T.b: , b)`): the text of the item's string literals is not checked either.
  */
 object QualifierLeak {
 
-  private final case class Definition(name: String, userNamed: Boolean)
+  private final case class Definition(name: String, userNamed: Boolean, literals: Seq[String] = Nil)
 
   def find(plan: LogicalPlan): Option[Violation] = {
     val output = plan.output
@@ -37,8 +40,8 @@ object QualifierLeak {
       }
       node.expressions.foreach(_.foreach {
         case alias: Alias =>
-          definitions(alias.exprId) =
-            Definition(alias.name, userNamed = !alias.metadata.contains(AUTO_GENERATED_ALIAS))
+          definitions(alias.exprId) = Definition(alias.name,
+            userNamed = !alias.metadata.contains(AUTO_GENERATED_ALIAS), literals = dottedText(alias))
         case _ =>
       })
     }
@@ -46,9 +49,11 @@ object QualifierLeak {
       case n if n.expressions.exists(_.find(_.isInstanceOf[OuterReference]).isDefined) => n
     }.nonEmpty
     output.zipWithIndex.iterator.flatMap { case (a, i) =>
-      val chosenByUser = definitions.get(a.exprId).exists(d => d.userNamed && d.name == a.name)
-      if (chosenByUser) None else leak(a.name, qualified)
-        .flatMap(q => if (correlated) leak(withoutOuterReferences(a.name), qualified) else Some(q))
+      val definition = definitions.get(a.exprId)
+      val chosenByUser = definition.exists(d => d.userNamed && d.name == a.name)
+      val generated = definition.fold(a.name)(d => withoutTexts(a.name, d.literals))
+      if (chosenByUser) None else leak(generated, qualified)
+        .flatMap(q => if (correlated) leak(withoutOuterReferences(generated), qualified) else Some(q))
         .map(q => (a, i, q))
     }.take(1).toList.headOption.map { case (a, i, (relation, column)) =>
       Violation.schemaChanged(1,
@@ -70,6 +75,15 @@ object QualifierLeak {
       Seq(s"$r.$c", s"`$r`.`$c`", s"$r.`$c`", s"`$r`.$c").exists(containsWord(name, _))
     }
   }
+
+  /** The texts of the string literals in `alias` that could read as `relation.column`. */
+  private def dottedText(alias: Alias): Seq[String] = alias.child.collect {
+    case Literal(v, _: StringType) if v != null && v.toString.contains(".") => v.toString
+  }.sortBy(-_.length)
+
+  /** `name` with each of `texts` cut out (longest first, so a text inside another goes with it). */
+  private def withoutTexts(name: String, texts: Seq[String]): String =
+    texts.foldLeft(name)((rest, text) => rest.replace(text, " "))
 
   /** `name` without the `outer(...)` spans Spark writes for correlated references. */
   private[invariants] def withoutOuterReferences(name: String): String = {

@@ -1,13 +1,17 @@
 package io.colsem.naming
 
-import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Cast, Expression, ExtractValue, Literal, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import scala.collection.mutable
+
+import org.apache.spark.sql.catalyst.analysis.{ResolveWithCTE, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, WithCTE}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.CurrentOrigin
-import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ALIAS
+import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
+import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, ATTRIBUTE_REFERENCE, UNRESOLVED_ALIAS}
 import org.apache.spark.sql.catalyst.util.{toPrettySQL, AUTO_GENERATED_ALIAS}
 import org.apache.spark.sql.types.MetadataBuilder
+
+import io.colsem.shims.SparkShims
 
 /**
  * Resolution rule: turns the [[UnresolvedDialectAlias]] items of a SELECT list into Aliases once
@@ -18,17 +22,95 @@ import org.apache.spark.sql.types.MetadataBuilder
  * own lateral references and GROUP BY: a name only the dialect gives resolves as it would without
  * it (a column, an outer reference, or an error), never to the item. An item the dialect names as
  * Spark does needs no wait: Spark's own name is one later items may use.
+ *
+ * A CTE reads its definition's output when ResolveWithCTE runs, later in the batch than
+ * ResolveAliases and before this rule. An item calling a SQL function is read by the CTE before
+ * ResolveSQLFunctions inlines the call (in vanilla Spark the UnresolvedAlias holds the inlining
+ * back one iteration), so the CTE's column has the call's nullability. The rule runs
+ * ResolveWithCTE after naming such an item, so that the CTE reads the same:
+ * {{{
+ *   WithCTE                                        WithCTE
+ *   :- CTERelationDef                              :- CTERelationDef
+ *   :  +- Project [dialect(sqlfn(c1, c2))]   =>    :  +- Project [sqlfn(c1, c2) AS sqlfn#11]
+ *   +- Project [*]                                 +- Project [*]
+ *      +- CTERelationRef (unresolved)                 +- CTERelationRef [sqlfn#11 (the call's nullability)]
+ * }}}
  */
 object ResolveDialectAliases extends Rule[LogicalPlan] {
 
-  override def apply(plan: LogicalPlan): LogicalPlan =
-    if (!plan.containsPattern(UNRESOLVED_ALIAS)) plan
-    else plan.resolveOperatorsUpWithPruning(_.containsPattern(UNRESOLVED_ALIAS)) {
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    val renames = NamingDialect.of(conf) != NamingDialect.Spark && plan.containsPattern(AGGREGATE)
+    if (!plan.containsPattern(UNRESOLVED_ALIAS) && !renames) return plan
+    var namedSqlFunctionCall = false
+    val renamed = mutable.HashMap[ExprId, String]()
+    val named = plan.resolveOperatorsUpWithPruning(p =>
+        p.containsPattern(UNRESOLVED_ALIAS) || (renames && p.containsPattern(AGGREGATE))) {
       case p @ Project(items, child) if child.resolved =>
-        resolveList(items, ready(items)).map(list => p.copy(projectList = list)).getOrElse(p)
-      case a: Aggregate if a.child.resolved =>
-        val all = ready(a.aggregateExpressions) && !groupsByPendingName(a)
-        resolveList(a.aggregateExpressions, all).map(list => a.copy(aggregateExpressions = list)).getOrElse(a)
+        resolveList(items, ready(items)).map { list =>
+          namedSqlFunctionCall ||= callsSqlFunction(items, list)
+          p.copy(projectList = list)
+        }.getOrElse(p)
+      case a: Aggregate if a.child.resolved && a.containsPattern(UNRESOLVED_ALIAS) =>
+        val items = a.aggregateExpressions
+        val list = if (!ready(items)) resolveList(items, all = false)
+          else if (groupsByPendingName(a)) withSparkNames(items)
+          else resolveList(items, all = true)
+        list.map { l =>
+          namedSqlFunctionCall ||= callsSqlFunction(items, l)
+          a.copy(aggregateExpressions = l)
+        }.getOrElse(a)
+      case a: Aggregate if a.groupingExpressions.forall(_.resolved) =>
+        val list = a.aggregateExpressions.map(withDialectName(_, renamed))
+        if (list.zip(a.aggregateExpressions).forall { case (n, i) => n eq i }) a
+        else a.copy(aggregateExpressions = list)
+    }
+    val out = if (renamed.isEmpty) named else named.transformAllExpressionsWithPruning(
+        _.containsPattern(ATTRIBUTE_REFERENCE)) {
+      case r: AttributeReference if renamed.contains(r.exprId) => r.withName(renamed(r.exprId))
+    }
+    if (namedSqlFunctionCall && out.exists(_.isInstanceOf[WithCTE])) ResolveWithCTE(out) else out
+  }
+
+  /**
+   * The list of an Aggregate whose GROUP BY names a pending dialect name, each pending item the
+   * Alias Spark would make, with Spark's name, the dialect's name kept in a tag: Spark resolves
+   * the GROUP BY name as in vanilla Spark (a column, an item by Spark's name, an outer
+   * reference), then [[withDialectName]] renames. A bare name (a literal function, a variable)
+   * keeps waiting: Spark resolves such a GROUP BY name as a column or function on its own.
+   */
+  private def withSparkNames(items: Seq[NamedExpression]): Option[Seq[NamedExpression]] = {
+    val list = items.map {
+      case u: UnresolvedDialectAlias if !u.bareName =>
+        val alias = CurrentOrigin.withOrigin(u.origin)(aliasOf(u, sparkName(u.child)))
+        alias.setTagValue(NameUnaliasedItems.Implicit, ())
+        alias.setTagValue(DialectName, u.name)
+        alias
+      case other => other
+    }
+    if (list.zip(items).forall { case (n, i) => n eq i }) None else Some(list)
+  }
+
+  /** An item [[withSparkNames]] named, with its dialect name (same id), recorded in `renamed`. */
+  private def withDialectName(item: NamedExpression, renamed: mutable.Map[ExprId, String]) = item match {
+    case a: Alias if a.getTagValue(DialectName).isDefined =>
+      val name = a.getTagValue(DialectName).get
+      renamed(a.exprId) = name
+      val alias = CurrentOrigin.withOrigin(a.origin)(
+        Alias(a.child, name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys))
+      alias.setTagValue(NameUnaliasedItems.Implicit, ())
+      alias
+    case other => other
+  }
+
+  /** Marks an Alias named by Spark until the GROUP BY of its Aggregate resolves: the dialect's name. */
+  private val DialectName: TreeNodeTag[String] = TreeNodeTag[String]("colsem.naming.dialectName")
+
+  /** Whether an item named now (pending in `before`, named in `after`) calls a SQL function. */
+  private def callsSqlFunction(before: Seq[NamedExpression], after: Seq[NamedExpression]): Boolean =
+    before.zip(after).exists {
+      case (u: UnresolvedDialectAlias, named) =>
+        !named.isInstanceOf[UnresolvedDialectAlias] && SparkShims.callsSqlFunction(u.child)
+      case _ => false
     }
 
   /** Every pending item when `all`, else those whose name is Spark's own: as an Alias now, such an
@@ -47,12 +129,15 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   }
 
   /** Whether the dialect gives a resolved item the name Spark's ResolveAliases would. */
-  private def namedAsSparkNames(u: UnresolvedDialectAlias): Boolean = !u.bareName && u.child.resolved &&
-    (u.child match {
-      case ne: NamedExpression => ne.name
-      case c: Cast if c.child.isInstanceOf[NamedExpression] => c.child.asInstanceOf[NamedExpression].name
-      case e => toPrettySQL(e)
-    }) == u.name
+  private def namedAsSparkNames(u: UnresolvedDialectAlias): Boolean =
+    !u.bareName && u.child.resolved && sparkName(u.child) == u.name
+
+  /** The name Spark's ResolveAliases gives a resolved unaliased item. */
+  private def sparkName(child: Expression): String = child match {
+    case ne: NamedExpression => ne.name
+    case c: Cast if c.child.isInstanceOf[NamedExpression] => c.child.asInstanceOf[NamedExpression].name
+    case e => toPrettySQL(e)
+  }
 
   /**
    * Whether a GROUP BY name still unresolved is a pending dialect name. Spark resolves GROUP BY
@@ -74,24 +159,24 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     case u: UnresolvedDialectAlias if u.bareName && u.child.isInstanceOf[Attribute] =>
       u.child.asInstanceOf[Attribute].withName(u.name)
     case u: UnresolvedDialectAlias =>
-      val alias = CurrentOrigin.withOrigin(u.origin)(aliasOf(u))
+      val alias = CurrentOrigin.withOrigin(u.origin)(aliasOf(u, u.name))
       alias.setTagValue(NameUnaliasedItems.Implicit, ())
       alias
     case other => other
   }
 
-  /** The Alias ResolveAliases makes (`ResolveAliases.resolve` in Spark's Analyzer), renamed. */
-  private def aliasOf(u: UnresolvedDialectAlias): Alias = u.child match {
+  /** The Alias ResolveAliases makes (`ResolveAliases.resolve` in Spark's Analyzer), named `name`. */
+  private def aliasOf(u: UnresolvedDialectAlias, name: String): Alias = u.child match {
     // A literal function or a variable: Spark's plain Alias (resolved below the top of the item,
     // it has lost its own).
-    case e if u.bareName => Alias(e, u.name)()
+    case e if u.bareName => Alias(e, name)()
     case a: Alias =>
-      Alias(a.child, u.name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys)
-    case ne: NamedExpression => Alias(ne, u.name)()
-    case c: Cast if c.child.isInstanceOf[NamedExpression] => Alias(c, u.name)()
-    case e: ExtractValue if extractOnly(e) => Alias(e, u.name)()
-    case l: Literal => Alias(l, u.name)()
-    case e => Alias(e, u.name)(explicitMetadata = Some(autoGenerated))
+      Alias(a.child, name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys)
+    case ne: NamedExpression => Alias(ne, name)()
+    case c: Cast if c.child.isInstanceOf[NamedExpression] => Alias(c, name)()
+    case e: ExtractValue if extractOnly(e) => Alias(e, name)()
+    case l: Literal => Alias(l, name)()
+    case e => Alias(e, name)(explicitMetadata = Some(autoGenerated))
   }
 
   private def extractOnly(e: Expression): Boolean = e match {

@@ -74,6 +74,9 @@ object SparkShims {
   /** Spark 3.5 has no VARIANT: MISSING comes from MAP lookups only. */
   def variantPresence(e: Expression): Option[Expression] = None
 
+  /** Spark 3.5 has no SQL functions. */
+  def callsSqlFunction(e: Expression): Boolean = false
+
   /** Spark 3.5 has no recursive CTEs. */
   def isRecursive(d: CTERelationDef): Boolean = false
 

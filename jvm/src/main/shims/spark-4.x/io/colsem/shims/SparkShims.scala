@@ -91,6 +91,11 @@ object SparkShims {
     case _ => None
   }
 
+  /** Whether `e` calls a SQL function (CREATE FUNCTION ... RETURN) not yet inlined by Spark's
+   *  ResolveSQLFunctions. */
+  def callsSqlFunction(e: Expression): Boolean =
+    e.containsPattern(org.apache.spark.sql.catalyst.trees.TreePattern.SQL_FUNCTION_EXPRESSION)
+
   /** A recursive CTE definition (WITH RECURSIVE), which reads its own rows. */
   def isRecursive(d: CTERelationDef): Boolean =
     d.hasSelfReferenceAsCTERef || d.hasSelfReferenceAsUnionLoopRef
