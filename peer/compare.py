@@ -50,6 +50,7 @@ LATERAL_REFUSALS = re.compile(r"^(UNRESOLVED_COLUMN(\..+)?|LATERAL_COLUMN_ALIAS.
 # reads an alias (`SELECT array(1, 2) AS arr, explode(arr)`), and the analyzer's last check fails.
 NATIVE_LATERAL_BREAK = "should not contain any LateralColumnAliasReference"
 UNRESOLVED = re.compile(r"^UNRESOLVED_COLUMN(\..+)?$")
+SUGGESTIONS = re.compile(r"Did you mean one of the following\? \[(.*?)\]\.", re.S)
 UNRESOLVED_NAME = re.compile(r"with name `((?:[^`]|``)+(?:`\.`(?:[^`]|``)+)*)` cannot be resolved")
 DUPLICATE = "COLSEM_DUPLICATE_QUALIFIED_FIELD"
 DUPLICATE_FIELD = re.compile(r"produces the field (\S+) twice")
@@ -84,17 +85,41 @@ def analysis_error(e: Dict[str, Any]) -> bool:
     return (e.get("message") or "").lstrip().startswith("org.apache.spark.sql.AnalysisException")
 
 
-def references_generated_name(sql: str, message: str) -> bool:
-    """Whether the column an UNRESOLVED_COLUMN error names is one the statement writes in
-    backquotes, as a reference to Spark's generated name must be (`count(1)`, `1`,
-    `concat_ws( , a, b)`), and not a name the statement defines with AS."""
+def references_generated_name(sql: str, message: str, vanilla: Dict[str, Any]) -> bool:
+    """Whether the column an UNRESOLVED_COLUMN error names is Spark's generated name of an item:
+    written in backquotes, as such a reference must be (`count(1)`, `1`, `concat_ws( , a, b)`),
+    and not a name the statement defines with AS; or the text of an unaliased string literal
+    (`SELECT 'col1' ... ORDER BY col1`) that vanilla Spark resolved to that item, or found
+    ambiguous between such items."""
     m = UNRESOLVED_NAME.search(message)
     if not m:
         return False
     name = m.group(1).split("`.`")[-1].replace("``", "`")
     quoted = f"`{name.replace('`', '``')}`".lower()
     defined = re.search(rf"\bAS\s+`?{re.escape(name)}`?(?![\w$])", sql, re.I)
-    return quoted in sql.lower() and defined is None
+    if quoted in sql.lower() and defined is None:
+        return True
+    if renamed_cast(name, message):
+        return True
+    literal = re.search(rf"'{re.escape(name)}'(?=\s*(,|\)|$|FROM\b|WHERE\b|GROUP\b|HAVING\b|ORDER\b))",
+                        sql, re.I)
+    if literal is None:
+        return False
+    if "error" in vanilla:
+        e = vanilla["error"]
+        return e["class"] == "AMBIGUOUS_REFERENCE" and f"`{name}`" in (e.get("message") or "")
+    return any(f[0] == name for f in vanilla.get("schema", []))
+
+
+def renamed_cast(name: str, message: str) -> bool:
+    """Whether the error suggests a column the dialect named `CAST(name AS ...)`: an unaliased cast of
+    a column, which Spark names as the column (a view's `SELECT CAST(c1 AS STRING COLLATE SR_AI)`
+    is column `c1` to vanilla Spark, which later statements name)."""
+    m = SUGGESTIONS.search(message)
+    if not m:
+        return False
+    suggested = [s.replace("``", "`") for s in re.findall(r"`((?:[^`]|``)+)`", m.group(1))]
+    return any(re.fullmatch(rf"CAST\({re.escape(name)} AS .+\)", s, re.I | re.S) for s in suggested)
 
 
 def user_written_duplicate(sql: str, text: str) -> bool:
@@ -128,9 +153,10 @@ def classify(setting: str, sql: str, v: Dict[str, Any], c: Dict[str, Any]) -> Tu
     if setting in DIALECTS:
         if k == "schema" and names_only(v, c):
             return DIALECT_NAMES, None
-        vanilla_analyzed = k == "colsem_only_error" or (k == "error_class" and not analysis_error(v["error"]))
+        vanilla_analyzed = k == "colsem_only_error" or (k == "error_class" and (
+            not analysis_error(v["error"]) or v["error"]["class"] == "AMBIGUOUS_REFERENCE"))
         if (vanilla_analyzed and UNRESOLVED.match(c["error"]["class"])
-                and references_generated_name(sql, c["error"].get("message", ""))):
+                and references_generated_name(sql, c["error"].get("message", ""), v)):
             return DIALECT_REFERENCE, None
     if invariants and c.get("error", {}).get("class") == DUPLICATE and k in ("colsem_only_error", "error_class"):
         if user_written_duplicate(sql, c["error"].get("message", "")):

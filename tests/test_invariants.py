@@ -281,3 +281,21 @@ def test_command_results_keep_their_table_layout(spark, sql):
     for mode in ("warn", "error"):
         session.conf.set("spark.colsem.invariants", mode)
         assert layout() == expected, mode
+
+
+@pytest.mark.parametrize("mode", ["", "EXTENDED", "FORMATTED"])
+def test_explain_shows_sparks_plan(spark, mode):
+    """EXPLAIN describes a query that never runs: no CheckedOutput at its root, the text as with
+    invariants off (Spark's SQL corpus found explain.sql and explain-aqe.sql showing it)."""
+    session = spark.newSession()
+    sql = f"EXPLAIN {mode} SELECT s1, max(s3) FROM t1 WHERE s1 > 0 GROUP BY s1"
+
+    def text() -> str:
+        return re.sub(r"#\d+|plan_id=\d+", "#x", session.sql(sql).collect()[0][0])
+
+    session.conf.set("spark.colsem.invariants", "off")
+    expected = text()
+    for invariants in ("warn", "error"):
+        session.conf.set("spark.colsem.invariants", invariants)
+        assert "CheckedOutput" not in text()
+        assert text() == expected, invariants

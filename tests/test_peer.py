@@ -128,6 +128,26 @@ def test_dialect_differences_only_under_dialects():
     sql = "SELECT col + 1 as col2, explode(array(1, 2, 3)) as col"
     assert compare.classify("postgres", sql, answer(), later) == (compare.DIFFERENCE, "colsem_only_error")
     assert compare.classify("postgres", "SELECT `col` + 1 AS x, 1 AS `col`", answer(), later)[0] == compare.DIFFERENCE
+    # an unaliased string literal is named by its text: `SELECT 'col1' ... ORDER BY col1`
+    by_text = error("UNRESOLVED_COLUMN.WITH_SUGGESTION", message="... with name `col1` cannot be resolved.")
+    literal = "SELECT 'col1' FROM (SELECT 'a' AS col1, 'b' AS col1) ORDER BY col1"
+    assert compare.classify("postgres", literal, answer(names=("col1",)), by_text) == (compare.DIALECT_REFERENCE, None)
+    assert compare.classify("postgres", literal, answer(names=("x",)), by_text)[0] == compare.DIFFERENCE
+    aliased = "SELECT 'col1' AS c FROM v ORDER BY col1"
+    assert compare.classify("postgres", aliased, answer(names=("col1",)), by_text)[0] == compare.DIFFERENCE
+    ambiguous = error("AMBIGUOUS_REFERENCE", "42704", "org.apache.spark.sql.AnalysisException: "
+                      "[AMBIGUOUS_REFERENCE] Reference `col1` is ambiguous, could be: [`col1`, `col1`].")
+    twice = "SELECT 'col1', 'col1' FROM v2 GROUP BY ALL HAVING col1 > 'banana'"
+    assert compare.classify("postgres", twice, ambiguous, by_text) == (compare.DIALECT_REFERENCE, None)
+    assert compare.classify("postgres", "SELECT col1 FROM v", ambiguous, by_text)[0] == compare.DIFFERENCE
+    # a view's unaliased CAST of a column is the column's name to Spark, a CAST(...) to a text dialect
+    cast = error("UNRESOLVED_COLUMN.WITH_SUGGESTION", message="... with name `c1` cannot be resolved. Did you "
+                 "mean one of the following? [`CAST(c1 AS STRING COLLATE SR_AI)`]. SQLSTATE: 42703")
+    assert compare.classify("mysql", "SELECT COUNT(*) FROM v WHERE c1 = 'c'", answer(), cast) == (
+        compare.DIALECT_REFERENCE, None)
+    other = error("UNRESOLVED_COLUMN.WITH_SUGGESTION", message="... with name `c1` cannot be resolved. Did you "
+                  "mean one of the following? [`CAST(c2 AS STRING)`]. SQLSTATE: 42703")
+    assert compare.classify("mysql", "SELECT c1 FROM v", answer(), other)[0] == compare.DIFFERENCE
 
 
 def test_invariant_duplicates_allowed_when_the_statement_names_the_relation():

@@ -5,8 +5,9 @@
     colsem.status(spark)
 
 After ``pip install colsem`` a plain ``SparkSession.builder.getOrCreate()`` gets colsem too
-(``COLSEM_AUTOREGISTER=0`` turns that off). This module imports nothing heavy: it runs at every
-interpreter start-up through colsem_autoregister.pth.
+(``COLSEM_AUTOREGISTER=0`` turns that off): colsem_autoregister.pth runs the top-level
+``colsem_autoregister`` module at interpreter start-up, which imports this package only once a
+session is built.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ buffered). A progress line for running Spark stages goes to stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import re
 import sys
@@ -303,7 +304,7 @@ def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace,
             PySparkLogger.getLogger(name).disabled = True
 
     try:
-        with (Progress(spark, err, delay) if show else _Nothing()):
+        with (Progress(spark, err, delay) if show else contextlib.nullcontext()):
             for sql in statements[:-1]:
                 spark.sql(sql).collect()
             df = spark.sql(statements[-1])
@@ -322,17 +323,4 @@ def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace,
     return 0
 
 
-class _Nothing:
-    def __enter__(self) -> "_Nothing":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
-
-
-def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(prog="colsem sql", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
 

@@ -60,3 +60,23 @@ SET spark.colsem.naming.dialect=mysql;
 SELECT (s1 > 1) IS TRUE, (s1) IN (1, 2), s1 /* one */ + 1 FROM t1 ORDER BY 3;
 SET spark.colsem.naming.dialect=sqlite;
 SELECT (s1 > 1) IS TRUE, (s1) IN (1, 2), s1 /* one */ + 1 /* after */ FROM t1 ORDER BY 3;
+-- A view's or table's columns keep Spark's names where the dialect's would repeat (`?column?`
+-- twice: was COLUMN_ALREADY_EXISTS), when created and when read.
+SET spark.colsem.naming.dialect=postgres;
+CREATE OR REPLACE TEMPORARY VIEW peer_naming_v4 AS SELECT 1, 'a', s1 + 1 FROM t1;
+SELECT * FROM peer_naming_v4 ORDER BY 1, 3;
+CREATE TABLE peer_naming_t2 USING parquet AS SELECT 1, 'a', upper('b') EXCEPT SELECT 2, 'b', 'c';
+SELECT * FROM peer_naming_t2;
+DROP TABLE peer_naming_t2;
+SELECT 1, 'a', upper('b');
+-- A generator's names wait for the rest of the list, and the rest for the generator (was
+-- UNSUPPORTED_EXPR_FOR_OPERATOR).
+SELECT explode(array(1, 2)), count(*);
+SELECT posexplode(array(5, 6)), count(*) OVER ();
+-- A pipe AGGREGATE's GROUP BY ordinal waits for the list (was INTERNAL_ERROR); its items are
+-- named as written, not as the pipe's wrapper.
+VALUES (3, 4) AS tab(x, y) |> AGGREGATE sum(y) GROUP BY 1;
+SET spark.colsem.naming.dialect=mysql;
+VALUES (3, 4) AS tab(x, y) |> AGGREGATE sum(y) GROUP BY 1;
+SET spark.colsem.naming.dialect=canonical;
+VALUES (3, 4) AS tab(x, y) |> AGGREGATE sum(y) GROUP BY 1;

@@ -35,7 +35,7 @@ final case class ColsemConfEntry[T](
   /** Fails with COLSEM_INVALID_CONF_VALUE when `conf` holds a value this key does not accept. */
   def validate(conf: SQLConf): Unit = conf.getConfString(key, null) match {
     case null =>
-    case raw => if (parse(raw.trim).isEmpty) throw ColsemErrors.invalidConfValue(this, raw)
+    case raw => if (parse(raw.trim).isEmpty) throw ColsemErrors.invalidConfValue(key, raw, allowedValues, defaultString)
   }
 }
 

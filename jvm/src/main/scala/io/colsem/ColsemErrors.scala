@@ -19,16 +19,16 @@ object ColsemErrors {
   lazy val conditions: ErrorClassesJsonReader =
     new ErrorClassesJsonReader(Seq(getClass.getClassLoader.getResource(ConditionsResource)))
 
-  def invalidConfValue(entry: ColsemConfEntry[_], value: String): AnalysisException =
+  def invalidConfValue(key: String, value: String, allowedValues: Seq[String], default: String): AnalysisException =
     error("COLSEM_INVALID_CONF_VALUE", Map(
-      "confName" -> entry.key, "confValue" -> value,
-      "allowedValues" -> entry.allowedValues.mkString(", "), "default" -> entry.defaultString))
+      "confName" -> key, "confValue" -> value,
+      "allowedValues" -> allowedValues.mkString(", "), "default" -> default))
 
-  def unknownConf(key: String, suggestion: Option[String]): AnalysisException =
+  def unknownConf(key: String, suggestion: Option[String], knownKeys: Seq[String]): AnalysisException =
     error("COLSEM_UNKNOWN_CONF", Map(
       "confName" -> key,
       "suggestion" -> suggestion.map(s => s" Did you mean '$s'?").getOrElse(""),
-      "knownKeys" -> ColsemConf.all.map(_.key).mkString(", ")))
+      "knownKeys" -> knownKeys.mkString(", ")))
 
   def singlePassResolverActive(): AnalysisException = error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
 

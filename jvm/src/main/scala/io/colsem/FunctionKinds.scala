@@ -7,8 +7,8 @@ import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, VirtualColumn}
+import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, TableFunctionRegistry, UnresolvedAttribute, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, Generator, VirtualColumn}
 import org.apache.spark.sql.catalyst.plans.logical.{OneRowRelation, Project}
 
 import io.colsem.shims.SparkShims
@@ -32,6 +32,18 @@ object FunctionKinds {
               FunctionIdentifier(u.nameParts.head), u.arguments)).toOption.exists(kind.isInstance))
         }
       }
+
+  /** Whether `u` calls a generator (`explode`, `inline`, `stack`, a Hive UDTF, ...). A built-in
+   *  generator is also a built-in table function (Spark registers each in both registries, and
+   *  nothing else is in both), which tells before the call's arguments are resolved: the builder
+   *  Spark registers `explode` with may not build over unresolved arguments. */
+  def isGenerator(session: SparkSession, u: UnresolvedFunction): Boolean =
+    (isBuiltin(u) && TableFunctionRegistry.builtin.functionExists(FunctionIdentifier(u.nameParts.head))) ||
+      implementedBy(session, u, classOf[Generator])
+
+  /** Whether `u` calls a built-in function (a one-part name Spark's registry defines). */
+  def isBuiltin(u: UnresolvedFunction): Boolean =
+    u.nameParts.size == 1 && FunctionRegistry.builtin.functionExists(FunctionIdentifier(u.nameParts.head))
 
   private val literalFunctions = new ConcurrentHashMap[String, java.lang.Boolean]()
 

@@ -18,7 +18,7 @@ class SinglePassResolverGuard(session: SparkSession) extends (LogicalPlan => Uni
 
   override def apply(plan: LogicalPlan): Unit = {
     val conf = session.sessionState.conf
-    if (ValidateColsemConf.isUserQuery(plan) && ColsemConf.isEnabled(conf) &&
+    if (UserQueries.isUserQuery(plan) && ColsemConf.isEnabled(conf) &&
         SparkShims.singlePassResolverEnabled(conf)) {
       ColsemConf.SinglePassResolverPolicy.readFrom(conf) match {
         case "error" => throw ColsemErrors.singlePassResolverActive()

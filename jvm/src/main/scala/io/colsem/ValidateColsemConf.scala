@@ -3,8 +3,7 @@ package io.colsem
 import org.apache.commons.text.similarity.LevenshteinDistance
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.plans.logical.{DeserializeToObject, LogicalPlan}
-import org.apache.spark.sql.execution.command.{ResetCommand, SetCommand}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
 /**
  * Check rule: every `spark.colsem.*` value set in the session parses, and every such key exists.
@@ -14,14 +13,14 @@ import org.apache.spark.sql.execution.command.{ResetCommand, SetCommand}
 class ValidateColsemConf(session: SparkSession) extends (LogicalPlan => Unit) {
 
   override def apply(plan: LogicalPlan): Unit =
-    if (ValidateColsemConf.isUserQuery(plan)) validate()
+    if (UserQueries.isUserQuery(plan)) validate()
 
   private def validate(): Unit = {
     val conf = session.sessionState.conf
     conf.getAllConfs.keysIterator.filter(_.startsWith(ColsemConf.Prefix)).foreach { key =>
       ColsemConf.find(key) match {
         case Some(entry) => entry.validate(conf)
-        case None => throw ColsemErrors.unknownConf(key, ValidateColsemConf.closestKey(key))
+        case None => throw ColsemErrors.unknownConf(key, ValidateColsemConf.closestKey(key), ColsemConf.all.map(_.key))
       }
     }
   }
@@ -29,22 +28,6 @@ class ValidateColsemConf(session: SparkSession) extends (LogicalPlan => Unit) {
 
 object ValidateColsemConf {
 
-  /** SET and RESET are how a bad value gets fixed, so no colsem check may fail them. */
-  def changesConf(plan: LogicalPlan): Boolean = plan match {
-    case _: SetCommand | _: ResetCommand => true
-    case _ => false
-  }
-
-  /**
-   * A plan a user submitted, as opposed to one Spark analyzes for itself: collecting a Dataset
-   * on the JVM (what the Thrift server and Scala code do) analyzes and checks the encoder's
-   * `DeserializeToObject` over the result, also right after the SET that stored a bad value.
-   * colsem's checks fail user queries only.
-   */
-  def isUserQuery(plan: LogicalPlan): Boolean = plan match {
-    case _: DeserializeToObject => false
-    case other => !changesConf(other)
-  }
   private val distance = LevenshteinDistance.getDefaultInstance
 
   /** The known key a typo most likely meant, if one is close enough to suggest. */

@@ -3,7 +3,7 @@ package io.colsem.invariants
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.colsem.ValidateColsemConf
+import io.colsem.UserQueries
 
 /**
  * Check rule, on every analyzed plan: invariants 1 (no qualifier in an output name) and 2 (unique
@@ -14,7 +14,7 @@ class CheckAnalyzedSchema(session: SparkSession) extends (LogicalPlan => Unit) {
 
   override def apply(plan: LogicalPlan): Unit = {
     val conf = session.sessionState.conf
-    if (!ValidateColsemConf.changesConf(plan) && Invariants.mode(conf) != Invariants.Off) {
+    if (!UserQueries.changesConf(plan) && Invariants.mode(conf) != Invariants.Off) {
       val record = Invariants.registerAnalyzed(session, plan)
       QualifierLeak.find(plan).foreach(Invariants.report(conf, record, _))
       DuplicateQualifiedFields.find(plan, conf.caseSensitiveAnalysis)

@@ -6,7 +6,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.colsem.PlanningInternals
-import org.apache.spark.sql.execution.{ColumnarRule, CommandResultExec, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{ApplyColumnarRulesAndInsertTransitions, ColumnarRule, CommandResultExec, ProjectExec, SparkPlan}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 import org.apache.spark.sql.execution.command.ExecutedCommandExec
 
@@ -47,12 +47,14 @@ object CheckPreparedSchema {
   }
 
   /** Invariant 4: puts [[CheckedOutputExec]] at the root of the query's own executed plan (above
-   *  AdaptiveSparkPlanExec under adaptive execution), once per query. */
+   *  AdaptiveSparkPlanExec under adaptive execution), once per query. Not for a query an EXPLAIN
+   *  describes: it never runs, and EXPLAIN shows Spark's plan as it is. */
   def guardOutput(session: SparkSession, plan: SparkPlan): SparkPlan = {
     val mode = Invariants.mode(session.sessionState.conf)
     if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec] || isCommandResult(plan)) return plan
     Invariants.record(session) match {
-      case Some(record) if !record.hasReported && isQueryPlan(plan, record) && record.claimRowCheck() =>
+      case Some(record) if !record.hasReported && !PlanningInternals.explaining(session) &&
+          isQueryPlan(plan, record) && record.claimRowCheck() =>
         CheckedOutputExec(plan, failOnViolation = mode == Invariants.Error)
       case _ => plan
     }
@@ -131,7 +133,7 @@ object CheckPreparedSchema {
       val nowBroken = broken(next)
       if (nowBroken && !isBroken) {
         culprit = Some(
-          if (name.endsWith("ApplyColumnarRulesAndInsertTransitions")) {
+          if (rule.isInstanceOf[ApplyColumnarRulesAndInsertTransitions]) {
             replay(session, plan, PlanningInternals.columnarRules(session), broken).getOrElse(name)
           } else {
             name

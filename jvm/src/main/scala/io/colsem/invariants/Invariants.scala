@@ -5,7 +5,6 @@ import java.util.{Collections, IdentityHashMap, WeakHashMap}
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
 
-import scala.util.control.NonFatal
 
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
@@ -13,7 +12,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Command, CommandResult, Logi
 import org.apache.spark.sql.execution.colsem.RunningQuery
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, ColsemErrors, ValidateColsemConf}
+import io.colsem.{ColsemConf, ColsemErrors, UserQueries}
 
 /**
  * What one query's checks share across its phases. Spark runs a query's analysis, optimization and
@@ -84,15 +83,11 @@ object Invariants extends Logging {
   /** The mode in `conf`. A bad value counts as off here: ValidateColsemConf fails every query but
    *  SET/RESET with it, and those must keep working (they are planned too). */
   def mode(conf: SQLConf): Mode =
-    try {
-      if (!ColsemConf.isEnabled(conf)) Off
-      else ColsemConf.Invariants.readFrom(conf) match {
-        case "warn" => Warn
-        case "error" => Error
-        case _ => Off
-      }
-    } catch {
-      case NonFatal(_) => Off
+    if (!ColsemConf.isEnabled(conf)) Off
+    else ColsemConf.Invariants.readFrom(conf) match {
+      case "warn" => Warn
+      case "error" => Error
+      case _ => Off
     }
 
   private val records = new ConcurrentHashMap[Long, QueryRecord]()
@@ -135,7 +130,7 @@ object Invariants extends Logging {
 
   private def isQuery(analyzed: LogicalPlan): Boolean = analyzed match {
     case _: Command | _: CommandResult => false
-    case other => !ValidateColsemConf.changesConf(other)
+    case other => !UserQueries.changesConf(other)
   }
 
   private def collectGarbage(): Unit =

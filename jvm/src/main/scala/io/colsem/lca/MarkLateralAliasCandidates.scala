@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LAMBDA_FUNCTION, LAMBDA_VARIABLE, UNRESOLVED_ATTRIBUTE}
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, ValidateColsemConf}
+import io.colsem.{ColsemConf, LateralAliasCandidate, UserQueries}
 
 /**
  * Hints-batch rule (before Resolution): in each SELECT list, wraps every name whose first part is
@@ -22,7 +22,7 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan =
     // Settings are read only for plans that may hold lateral aliases: a SET fixing a bad value
     // must not fail on it.
-    if (!plan.containsPattern(UNRESOLVED_ATTRIBUTE) || ValidateColsemConf.changesConf(plan) ||
+    if (!plan.containsPattern(UNRESOLVED_ATTRIBUTE) || UserQueries.changesConf(plan) ||
         !LateralAliasConf.enabled(conf)) plan
     else plan.resolveOperatorsUpWithPruning(_.containsPattern(UNRESOLVED_ATTRIBUTE)) {
       case p @ Project(projectList, _) if projectList.exists(_.isInstanceOf[Alias]) =>

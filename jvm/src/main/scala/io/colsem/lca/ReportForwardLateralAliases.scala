@@ -7,8 +7,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Proj
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
-import io.colsem.{ColsemErrors, FunctionKinds}
-import io.colsem.naming.NameUnaliasedItems
+import io.colsem.{ColsemErrors, FunctionKinds, PlanTags, UserQueries}
 import io.colsem.shims.SparkShims
 
 /**
@@ -22,7 +21,7 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (plan.containsPattern(UNRESOLVED_ATTRIBUTE) && LateralAliasConf.enabled(conf) &&
-        !SparkShims.resolvingSubquery) {
+        !UserQueries.resolvingSubquery) {
       plan.foreachUp {
         case p @ Project(items, child) if child.resolved => check(p, items, child)
         case a: Aggregate if a.child.resolved => check(a, a.aggregateExpressions, a.child)
@@ -36,7 +35,7 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
     val resolver = conf.resolver
     def aliasesNamed(name: String, range: Range): Option[Int] =
       range.find(j => items(j) match {
-        case a: Alias if !NameUnaliasedItems.isImplicit(a) => resolver(a.name, name)
+        case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, name)
         case _ => false
       })
     // Spark's ExtractGenerator puts a generator below the list, so its alias is a column every
@@ -70,7 +69,7 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
 
   private def isGenerator(e: Expression): Boolean = e match {
     case _: Generator => true
-    case u: UnresolvedFunction => FunctionKinds.implementedBy(session, u, classOf[Generator])
+    case u: UnresolvedFunction => FunctionKinds.isGenerator(session, u)
     case _ => false
   }
 }

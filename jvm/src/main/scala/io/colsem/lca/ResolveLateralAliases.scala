@@ -1,20 +1,17 @@
 package io.colsem.lca
 
 import scala.collection.mutable
-import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedNamedLambdaVariable, UnresolvedWindowExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedHaving}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, Generator, LateralColumnAliasReference, Literal, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedNamedLambdaVariable, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project, Window}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.{ColsemConf, ColsemErrors, FunctionKinds}
-import io.colsem.naming.NameUnaliasedItems
+import io.colsem.{ColsemConf, ColsemErrors, FunctionKinds, LateralAliasCandidate, PlanTags}
 
 /**
  * Resolution rule (last in each Resolution iteration): resolves the [[LateralAliasCandidate]]s of a
@@ -149,7 +146,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case u: UnresolvedAttribute if u.nameParts.size == 1 &&
           a.child.resolve(u.nameParts, conf.resolver).isEmpty =>
         list.items.indices.filter(j => list.items(j) match {
-          case al: Alias if !NameUnaliasedItems.isImplicit(al) => conf.resolver(al.name, u.nameParts.head)
+          case al: Alias if !PlanTags.isImplicitName(al) => conf.resolver(al.name, u.nameParts.head)
           case _ => false
         }) match {
           case Seq(j) => Some(j)
@@ -209,8 +206,9 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     }
   }
 
-  /** Native Spark's deepest lateral-alias chain (100 analyzer iterations, two per level). */
-  private val NativeDepth = 49
+  /** Native Spark's deepest lateral-alias chain: two analyzer iterations per level (49 at the
+   *  default `spark.sql.analyzer.maxIterations`, 100). */
+  private def nativeDepth: Int = (conf.analyzerMaxIterations - 2) / 2
   /** The most aliases folded into one expression in a row in deeper chains. */
   private val FoldDepth = 8
   /** The largest expression (in nodes) a folded alias may become. */
@@ -225,16 +223,12 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
   private def isPlainNode(node: Expression): Boolean = node match {
     case u: UnresolvedFunction =>
-      u.nameParts.size == 1 && !u.isDistinct && u.filter.isEmpty &&
-        FunctionRegistry.builtin.lookupFunction(FunctionIdentifier(u.nameParts.head)).exists { info =>
-          Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption.exists { cls =>
-            Seq(classOf[Nondeterministic], classOf[AggregateFunction], classOf[Generator])
-              .forall(kind => !kind.isAssignableFrom(cls))
-          }
-        }
+      !u.isDistinct && u.filter.isEmpty && FunctionKinds.isBuiltin(u) && !FunctionKinds.isGenerator(session, u) &&
+        Seq(classOf[Nondeterministic], classOf[AggregateFunction])
+          .forall(kind => !FunctionKinds.implementedBy(session, u, kind))
     case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => false
     case _: LateralAliasCandidate | _: UnresolvedAttribute => true
-    case e if e.resolved => e.deterministic && !e.getClass.getSimpleName.contains("UDF") &&
+    case e if e.resolved => e.deterministic && !e.isInstanceOf[UserDefinedExpression] &&
       !e.isInstanceOf[AggregateExpression] && !e.isInstanceOf[Generator]
     case _ => true
   }
@@ -291,7 +285,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
               Left(c.attribute)
             case None =>
               (0 until i).filter(j => items(j) match {
-                case a: Alias if !NameUnaliasedItems.isImplicit(a) => resolver(a.name, c.nameParts.head)
+                case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, c.nameParts.head)
                 case _ => false
               }) match {
                 case Seq(j) =>
@@ -462,7 +456,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
      *  otherwise past native Spark's depth short plain chains may be folded into their users. */
     def materialize(which: Set[Int], copies: Boolean = false): Option[LogicalPlan] = {
       privateNames = copies || shadowsOtherNames(which)
-      if (!copies && levelsOf(which).size > NativeDepth) foldShortChains(which)
+      if (!copies && levelsOf(which).size > nativeDepth) foldShortChains(which)
       val kept = which -- folded
       val level = levelsOf(kept)
       val levels = kept.toSeq.groupBy(level).toSeq.sortBy(_._1)

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedEx
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types.{BooleanType, DecimalType, NumericType, StringType}
 
-import io.colsem.lca.LateralAliasCandidate
+import io.colsem.LateralAliasCandidate
 import io.colsem.shims.SparkShims
 
 /**

@@ -1,11 +1,10 @@
 package io.colsem.naming
 
 import org.apache.spark.sql.catalyst.expressions.{AttributeReference, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, Sort, Union, WithCTE}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 
-import io.colsem.ValidateColsemConf
-import io.colsem.shims.SparkShims
+import io.colsem.UserQueries
 
 /**
  * Resolution rule for the `sqlite` dialect: a bare column of the outermost SELECT is named as the
@@ -18,33 +17,9 @@ object DeclaredColumnNames extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
     // SET and RESET must work whatever the dialect's value (they are how a bad one is fixed).
-    if (!plan.resolved || ValidateColsemConf.changesConf(plan) || SparkShims.resolvingSubquery ||
+    if (!plan.resolved || UserQueries.changesConf(plan) || UserQueries.resolvingSubquery ||
         NamingDialect.of(conf) != NamingDialect.SQLite) plan
-    else outermost(plan)
-
-  /** The outermost SELECT list: below ORDER BY, LIMIT, DISTINCT, HAVING, WITH, in a set
-   *  operation's first branch. */
-  private def outermost(plan: LogicalPlan): LogicalPlan = plan match {
-    case p @ Project(items, child) => renamed(items, child).map(r => p.copy(projectList = r)).getOrElse(p)
-    case a: Aggregate =>
-      renamed(a.aggregateExpressions, a.child).map(r => a.copy(aggregateExpressions = r)).getOrElse(a)
-    case s: Sort => below(s, s.child)
-    case l: GlobalLimit => below(l, l.child)
-    case l: LocalLimit => below(l, l.child)
-    case d: Distinct => below(d, d.child)
-    case f: Filter => below(f, f.child)
-    case w: WithCTE => below(w, w.plan)
-    case u: Union if u.children.nonEmpty =>
-      val first = outermost(u.children.head)
-      if (first eq u.children.head) u else u.withNewChildren(first +: u.children.tail)
-    case other => other
-  }
-
-  private def below(parent: LogicalPlan, child: LogicalPlan): LogicalPlan = {
-    val updated = outermost(child)
-    if (updated eq child) parent
-    else parent.mapChildren(c => if (c eq child) updated else c)
-  }
+    else OutermostSelect.map(plan)(renamed)
 
   private def renamed(items: Seq[NamedExpression], input: LogicalPlan): Option[Seq[NamedExpression]] = {
     val declared = input.output.map(a => a.exprId -> a.name).toMap

@@ -2,18 +2,16 @@ package io.colsem.naming
 
 import java.util.Locale
 
-import scala.util.Try
-
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, GeneratorOuter, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, View}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{UNRESOLVED_ALIAS, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.ValidateColsemConf
-import io.colsem.lca.LateralAliasCandidate
+import io.colsem.{FunctionKinds, LateralAliasCandidate, UserQueries}
+import io.colsem.shims.SparkShims
 
 /**
  * Hints-batch rule (before Resolution): names every unaliased item of every SELECT list (Project
@@ -34,10 +32,10 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!plan.containsAnyPattern(UNRESOLVED_ALIAS, UNRESOLVED_ATTRIBUTE) ||
-        ValidateColsemConf.changesConf(plan)) return plan
+        UserQueries.changesConf(plan)) return plan
     val dialect = NamingDialect.of(conf)
     if (dialect == NamingDialect.Spark) return plan
-    plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(UNRESOLVED_ALIAS, UNRESOLVED_ATTRIBUTE)) {
+    val named = plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(UNRESOLVED_ALIAS, UNRESOLVED_ATTRIBUTE)) {
       case p @ Project(items, _) =>
         val named = items.map(nameItem(_, dialect))
         if (NameUnaliasedItems.unchanged(named, items)) p else p.copy(projectList = named)
@@ -46,6 +44,41 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
         if (NameUnaliasedItems.unchanged(named, a.aggregateExpressions)) a
         else a.copy(aggregateExpressions = named)
     }
+    if (UserQueries.resolvingViewQuery || OutermostSelect.bindsViewColumns(named)) {
+      OutermostSelect.mapViewQuery(named)(distinctStoredNames)
+    } else {
+      // Spark 3.5 resolves a temporary view's query inside the reading statement's plan.
+      OutermostSelect.mapStored(named)(distinctStoredNames).resolveOperatorsDown {
+        case v: View if OutermostSelect.bindsViewColumns(v.child) =>
+          v.copy(child = OutermostSelect.mapViewQuery(v.child)(distinctStoredNames))
+      }
+    }
+  }
+
+  /**
+   * A view's or table's columns need distinct names, which Spark's names may have where the
+   * dialect's do not (`CREATE VIEW v AS SELECT 1, 'a'`: `?column?` twice under `postgres`, which
+   * would fail with COLUMN_ALREADY_EXISTS where Spark creates the view). Items the dialect names
+   * alike keep Spark's names, when the view is created and each time its query is read.
+   */
+  private def distinctStoredNames(items: Seq[NamedExpression], input: LogicalPlan): Option[Seq[NamedExpression]] = {
+    def key(name: String) = if (conf.caseSensitiveAnalysis) name else name.toLowerCase(Locale.ROOT)
+    val names = items.collect {
+      case u: UnresolvedDialectAlias => key(u.name)
+      case a: Alias => key(a.name)
+      case a: UnresolvedAttribute => key(a.nameParts.last)
+    }
+    val repeated = names.groupBy(identity).collect { case (n, all) if all.size > 1 => n }.toSet
+    if (repeated.isEmpty) return None
+    val list = items.map {
+      case u: UnresolvedDialectAlias if repeated.contains(key(u.name)) =>
+        u.child match {
+          case bare: NamedExpression if u.bareName => bare
+          case child => CurrentOrigin.withOrigin(u.origin)(UnresolvedAlias(child))
+        }
+      case other => other
+    }
+    if (NameUnaliasedItems.unchanged(list, items)) None else Some(list)
   }
 
   private def nameItem(item: NamedExpression, dialect: NamingDialect): NamedExpression = item match {
@@ -70,20 +103,11 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
   }
 
   /** Items whose name this rule decides: not already named, not a generator. */
-  private def nameable(child: Expression): Boolean = child match {
+  private def nameable(child: Expression): Boolean = NameUnaliasedItems.written(child) match {
     case _: NamedExpression | _: LateralAliasCandidate | _: Generator | _: GeneratorOuter => false
-    case u: UnresolvedFunction => !isGenerator(u)
+    case u: UnresolvedFunction => !FunctionKinds.isGenerator(session, u)
     case _ => true
   }
-
-  private def isGenerator(u: UnresolvedFunction): Boolean =
-    u.nameParts.size == 1 &&
-      session.sessionState.catalog.lookupBuiltinOrTempFunction(u.nameParts.head).exists { info =>
-        // explode and its kin are registered through builders, which are no Generator classes.
-        info.getGroup == "generator_funcs" ||
-          Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption
-            .exists(cls => classOf[Generator].isAssignableFrom(cls))
-      }
 }
 
 object NameUnaliasedItems {
@@ -91,19 +115,18 @@ object NameUnaliasedItems {
   val LiteralFunctions: Set[String] =
     Set("current_date", "current_timestamp", "current_time", "current_user", "user", "session_user")
 
-  /** Marks the aliases made from this rule's names, so that the lateral-alias rules do not take
-   *  an implicit name for an alias the user defined. */
-  val Implicit: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.naming.implicit")
-
-  def isImplicit(a: Alias): Boolean = a.getTagValue(Implicit).isDefined
-
   /** The dialect's name for an unaliased item's expression. */
   def nameOf(e: Expression, dialect: NamingDialect): String = dialect match {
-    case NamingDialect.Canonical | NamingDialect.Spark => CanonicalNames.name(e)
-    case NamingDialect.Postgres => PostgresNames.name(e)
-    case NamingDialect.MySQL => VerbatimNames.mysql(e)
-    case NamingDialect.SQLite => VerbatimNames.sqlite(e)
+    case NamingDialect.Canonical | NamingDialect.Spark => CanonicalNames.name(written(e))
+    case NamingDialect.Postgres => PostgresNames.name(written(e))
+    case NamingDialect.MySQL => VerbatimNames.mysql(written(e))
+    case NamingDialect.SQLite => VerbatimNames.sqlite(written(e))
   }
+
+  /** The item as the user wrote it: a pipe operator's wrapper (`|> AGGREGATE sum(y)`) spans the
+   *  whole query and is stripped by Spark once resolved. */
+  private def written(e: Expression): Expression =
+    if (SparkShims.isPipeExpression(e)) e.children.head else e
 
   /** Spark's name for the DEFAULT keyword (ResolveDefaultColumns' CURRENT_DEFAULT_COLUMN_NAME). */
   private def isDefault(a: UnresolvedAttribute): Boolean =

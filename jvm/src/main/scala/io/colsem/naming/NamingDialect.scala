@@ -40,7 +40,8 @@ object NamingDialect {
     }
   }
 
-  /** The session's dialect; Spark when colsem is disabled. Fails on a bad value. */
+  /** The session's dialect; Spark when colsem is disabled or the value is bad (which
+   *  ValidateColsemConf reports). */
   def of(conf: SQLConf): NamingDialect =
     if (!ColsemConf.isEnabled(conf)) Spark
     else {

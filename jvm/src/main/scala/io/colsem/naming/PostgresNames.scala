@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, Sort, SubqueryAlias, Union}
 import org.apache.spark.sql.types._
 
-import io.colsem.lca.LateralAliasCandidate
+import io.colsem.LateralAliasCandidate
 import io.colsem.shims.SparkShims
 
 /**
@@ -63,7 +63,7 @@ object PostgresNames {
     case _: StringTrimRight => Some(("rtrim", 2))
     case _: StringLocate => Some(("position", 2))
     case _: Substring => Some(("substring", 2))
-    case other if other.getClass.getSimpleName == "Collate" => other.children.headOption.flatMap(figure)
+    case other if SparkShims.isCollate(other) => other.children.headOption.flatMap(figure)
     case _ => None
   }
 

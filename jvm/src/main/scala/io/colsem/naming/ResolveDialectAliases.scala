@@ -2,8 +2,8 @@ package io.colsem.naming
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.analysis.{ResolveWithCTE, UnresolvedAttribute}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{MultiAlias, ResolveWithCTE, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Generator, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, WithCTE}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
@@ -11,6 +11,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, ATTRIBUTE_REF
 import org.apache.spark.sql.catalyst.util.{toPrettySQL, AUTO_GENERATED_ALIAS}
 import org.apache.spark.sql.types.MetadataBuilder
 
+import io.colsem.PlanTags
 import io.colsem.shims.SparkShims
 
 /**
@@ -82,7 +83,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     val list = items.map {
       case u: UnresolvedDialectAlias if !u.bareName =>
         val alias = CurrentOrigin.withOrigin(u.origin)(aliasOf(u, sparkName(u.child)))
-        alias.setTagValue(NameUnaliasedItems.Implicit, ())
+        alias.setTagValue(PlanTags.ImplicitName, ())
         alias.setTagValue(DialectName, u.name)
         alias
       case other => other
@@ -97,7 +98,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
       renamed(a.exprId) = name
       val alias = CurrentOrigin.withOrigin(a.origin)(
         Alias(a.child, name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys))
-      alias.setTagValue(NameUnaliasedItems.Implicit, ())
+      alias.setTagValue(PlanTags.ImplicitName, ())
       alias
     case other => other
   }
@@ -123,8 +124,15 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     if (resolved.zip(items).forall { case (r, i) => r eq i }) None else Some(resolved)
   }
 
+  /** Whether every item is resolved but the pending ones, whose expressions are. A generator's
+   *  MultiAlias or Alias counts as resolved once its generator is: Spark's ExtractGenerator gives it its
+   *  names only when every other item of the list is resolved; so does a pipe AGGREGATE's
+   *  GROUP BY ordinal. */
   private def ready(items: Seq[NamedExpression]): Boolean = items.forall {
     case u: UnresolvedDialectAlias => u.child.resolved
+    case m: MultiAlias => m.child.resolved
+    case Alias(g: Generator, _) => g.resolved
+    case o if SparkShims.isPipeAggregateOrdinal(o) => true
     case other => other.resolved
   }
 
@@ -160,7 +168,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
       u.child.asInstanceOf[Attribute].withName(u.name)
     case u: UnresolvedDialectAlias =>
       val alias = CurrentOrigin.withOrigin(u.origin)(aliasOf(u, u.name))
-      alias.setTagValue(NameUnaliasedItems.Implicit, ())
+      alias.setTagValue(PlanTags.ImplicitName, ())
       alias
     case other => other
   }

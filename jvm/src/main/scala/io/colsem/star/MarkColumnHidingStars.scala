@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
 
-import io.colsem.ValidateColsemConf
+import io.colsem.UserQueries
 import io.colsem.shims.SparkShims
 
 /**
@@ -24,7 +24,7 @@ import io.colsem.shims.SparkShims
 object MarkColumnHidingStars extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
-    if (!plan.containsAnyPattern(PROJECT, AGGREGATE) || ValidateColsemConf.changesConf(plan)) plan
+    if (!plan.containsAnyPattern(PROJECT, AGGREGATE) || UserQueries.changesConf(plan)) plan
     else StarExclusion.read(conf) match {
       case None => plan
       case Some(_) if writesRows(plan) => plan

@@ -3,7 +3,7 @@ package io.colsem.star
 import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, SubqueryAlias}
 import org.apache.spark.sql.catalyst.rules.Rule
 
-import io.colsem.{ColsemErrors, ValidateColsemConf}
+import io.colsem.{ColsemErrors, UserQueries}
 
 /**
  * Resolution rule for data safety. While the session hides columns from `*`, a query that went
@@ -15,7 +15,7 @@ import io.colsem.{ColsemErrors, ValidateColsemConf}
 object ProtectHiddenColumnsOnInsert extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
-    if (ValidateColsemConf.changesConf(plan)) plan
+    if (UserQueries.changesConf(plan)) plan
     else StarExclusion.read(conf) match {
       case None => plan
       case Some(exclusion) =>

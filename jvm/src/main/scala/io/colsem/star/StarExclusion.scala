@@ -1,7 +1,5 @@
 package io.colsem.star
 
-import java.util.regex.Pattern
-
 import org.apache.spark.sql.internal.SQLConf
 
 import io.colsem.{ColsemConf, ColsemErrors}
@@ -15,11 +13,6 @@ final case class StarExclusion(
     tagged: Boolean,
     patternText: Option[String],
     patternMissing: Boolean = false) {
-  @transient private lazy val compiled = patternText.map(Pattern.compile)
-
-  /** Whether PATTERN hides a column of this name: the whole name must match. */
-  def patternMatches(name: String): Boolean = compiled.exists(_.matcher(name).matches())
-
   /** Whether a column with these markers is left out of `*`. */
   def hides(markers: Seq[HidingMarker]): Boolean = markers.exists(m => isOn(m.strategy))
 

@@ -6,6 +6,8 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.colsem.LateralAliasCandidate
+
 class MarkLateralAliasCandidatesSuite extends AnyFunSuite {
 
   private def marked(sql: String, pairs: (String, String)*): Seq[String] = {

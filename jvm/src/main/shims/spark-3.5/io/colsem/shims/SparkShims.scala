@@ -3,7 +3,7 @@ package io.colsem.shims
 import java.net.URL
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
-import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, SortOrder}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -40,8 +40,6 @@ object SparkShims {
   def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
     org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
 
-  /** The analysis of a subquery, whose names may be outer references, is under way. */
-  def resolvingSubquery: Boolean = AnalysisContext.get.outerPlan.isDefined
 
   /** Spark 3.5 has no session variables (DECLARE VARIABLE came in 4.0). */
   def isSessionVariable(session: SparkSession, name: String): Boolean = false
@@ -76,6 +74,15 @@ object SparkShims {
 
   /** Spark 3.5 has no SQL functions. */
   def callsSqlFunction(e: Expression): Boolean = false
+
+  /** Spark 3.5 has no COLLATE clause. */
+  def isCollate(e: Expression): Boolean = false
+
+  /** Spark 3.5 has no pipe syntax. */
+  def isPipeExpression(e: Expression): Boolean = false
+
+  /** Spark 3.5 has no pipe syntax. */
+  def isPipeAggregateOrdinal(e: Expression): Boolean = false
 
   /** Spark 3.5 has no recursive CTEs. */
   def isRecursive(d: CTERelationDef): Boolean = false

@@ -3,7 +3,7 @@ package io.colsem.shims
 import java.net.URL
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
-import org.apache.spark.sql.catalyst.analysis.{AnalysisContext, UnresolvedFunction, UnresolvedStarExceptOrReplace}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedFunction, UnresolvedStarExceptOrReplace}
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, IsNotNull, SortOrder}
 import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
@@ -42,8 +42,6 @@ object SparkShims {
   def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
     org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
 
-  /** The analysis of a subquery, whose names may be outer references, is under way. */
-  def resolvingSubquery: Boolean = AnalysisContext.get.outerPlan.isDefined
 
   /** Whether `name` is a session variable (DECLARE VARIABLE), which a bare name may mean. */
   def isSessionVariable(session: SparkSession, name: String): Boolean =
@@ -95,6 +93,19 @@ object SparkShims {
    *  ResolveSQLFunctions. */
   def callsSqlFunction(e: Expression): Boolean =
     e.containsPattern(org.apache.spark.sql.catalyst.trees.TreePattern.SQL_FUNCTION_EXPRESSION)
+
+  /** Whether `e` is a COLLATE clause (`s COLLATE UNICODE_CI`). */
+  def isCollate(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.Collate]
+
+  /** Whether `e` is a pipe operator's wrapper around an item (`|> AGGREGATE sum(y)`), which
+   *  Spark strips once the item is resolved. */
+  def isPipeExpression(e: Expression): Boolean =
+    e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.PipeExpression]
+
+  /** Whether `e` is a pipe AGGREGATE's GROUP BY ordinal in the aggregate list (`|> AGGREGATE
+   *  sum(y) GROUP BY 1`), which Spark resolves only once every other item is resolved. */
+  def isPipeAggregateOrdinal(e: Expression): Boolean =
+    e.isInstanceOf[org.apache.spark.sql.catalyst.analysis.UnresolvedPipeAggregateOrdinal]
 
   /** A recursive CTE definition (WITH RECURSIVE), which reads its own rows. */
   def isRecursive(d: CTERelationDef): Boolean =

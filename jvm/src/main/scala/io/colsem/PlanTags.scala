@@ -1,13 +1,27 @@
-package io.colsem.lca
+package io.colsem
 
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedException}
-import org.apache.spark.sql.catalyst.expressions.{LeafExpression, Unevaluable}
+import org.apache.spark.sql.catalyst.expressions.{Alias, LeafExpression, Unevaluable}
+import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.{TreePattern, UNRESOLVED_ATTRIBUTE}
 import org.apache.spark.sql.types.DataType
 
 /**
+ * Marks that rules of one feature leave in a plan and rules of another read: the bottom layer,
+ * so that features never import each other.
+ */
+object PlanTags {
+
+  /** An Alias a naming dialect made for an unaliased item: its name is no alias the user wrote,
+   *  so lateral-alias rules do not take it for one. */
+  val ImplicitName: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.naming.implicit")
+
+  def isImplicitName(a: Alias): Boolean = a.getTagValue(ImplicitName).isDefined
+}
+
+/**
  * A name in a SELECT list that an earlier item of the same list defines as an alias. It stays
- * unresolved, and Spark's own resolution does not recognize it, until [[ResolveLateralAliases]]
+ * unresolved, and Spark's own resolution does not recognize it, until the lateral-alias rule
  * decides what it is: a column of the FROM input (which wins), an earlier alias, or neither (then it
  * becomes the original UnresolvedAttribute again, and Spark resolves or reports it as usual).
  *

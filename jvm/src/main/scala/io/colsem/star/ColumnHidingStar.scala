@@ -1,7 +1,9 @@
 package io.colsem.star
 
-import org.apache.spark.sql.catalyst.analysis.{ExpandStarParameters, Star}
-import org.apache.spark.sql.catalyst.expressions.{ExprId, LeafExpression, NamedExpression, Unevaluable}
+import org.apache.spark.sql.catalyst.analysis.Star
+import org.apache.spark.sql.catalyst.expressions.{ExprId, NamedExpression}
+
+import io.colsem.shims.DelegatingStar
 
 /**
  * A `*`, `t.*` or `* EXCEPT (...)` that leaves out the hidden columns of its input.
@@ -13,15 +15,17 @@ import org.apache.spark.sql.catalyst.expressions.{ExprId, LeafExpression, NamedE
  * again next iteration); [[ResolveColumnHidingStars]], at the end of the same iteration, reads the
  * resolved child and fills `hidden`; the next iteration expands the wrapped star exactly as
  * vanilla Spark does (qualifiers, EXCEPT, errors and all) and drops the hidden columns.
- *
- * Spark 4.1 and later copy: stars expand through `expandStar(ExpandStarParameters)`.
+ * {{{
+ *   Project [colsem-star(*, hidden = ?)]      Project [colsem-star(*, hidden = {_ingest_ts#3})]
+ *   +- Relation t [id#1, v#2, _ingest_ts#3]  =>  ...  =>  Project [id#1, v#2]
+ * }}}
  */
 case class ColumnHidingStar(star: Star, exclusion: StarExclusion, hidden: Option[Set[ExprId]] = None)
-  extends LeafExpression with Star with Unevaluable {
+  extends DelegatingStar {
 
-  override def expandStar(parameters: ExpandStarParameters): Seq[NamedExpression] = hidden match {
+  override def expansion(wrapped: => Seq[NamedExpression]): Seq[NamedExpression] = hidden match {
     case None => Seq(this)
-    case Some(ids) => HiddenColumns.withoutHidden(star.expandStar(parameters), ids)
+    case Some(ids) => HiddenColumns.withoutHidden(wrapped, ids)
   }
 
   override def toString: String = star.toString
