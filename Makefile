@@ -42,13 +42,14 @@ SMOKE_TESTS := tests/test_ways_in.py \
   'tests/test_golden.py::test_golden_file[invariants]' \
   tests/test_respond.py::test_bank_example_jdbc
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest test smoke demo bench naming-golden fuzz peer clean
+.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest check test smoke demo bench naming-golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
+	@echo "make check          the fast loop: layers, harness units, golden files, bad input (one session, minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make peer           Spark's own SQL test corpus, vanilla vs colsem (PEER_ARGS=\"--settings default\","
@@ -112,6 +113,13 @@ publish-line: venv sbt
 pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The fast loop while changing a rule: the import graph, the corpus harness's classification, every
+# golden file and the bad-input errors, in one pytest process (one Spark session).
+CHECK_TESTS := tests/test_layers.py tests/test_peer.py tests/test_golden.py tests/test_bad_input.py
+check: install
+	@echo "==> make check on Spark $(SPARK) ($(VENV))"
+	$(PY) -m pytest -m "not corpus" $(CHECK_TESTS) $(PYTEST_ARGS)
 
 test: install sbt
 	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"

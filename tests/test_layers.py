@@ -49,7 +49,7 @@ def test_features_use_only_the_bottom_layer():
 
 
 def test_the_bottom_layer_uses_no_feature():
-    files = bottom_files() + sorted(SHIMS.rglob("*.scala"))
+    files = bottom_files() + sorted((MAIN / "shims").rglob("*.scala")) + sorted(SHIMS.rglob("*.scala"))
     using = {str(p.relative_to(ROOT)): sorted(feature_uses(code(p))) for p in files if feature_uses(code(p))}
     assert using == {}, f"bottom-layer files that use a feature: {using}"
 

@@ -1,13 +1,10 @@
 package io.colsem.shims
 
-import java.net.URL
-
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{Expression, SortOrder}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.internal.SQLConf
 
 /**
@@ -16,30 +13,7 @@ import org.apache.spark.sql.internal.SQLConf
  * a feature (VARIANT, `* EXCEPT`, session variables, WITHIN GROUP, the single-pass resolver, the
  * Hints-batch injection), the answer is what that absence means; docs/versions.md lists them.
  */
-object SparkShims {
-
-  def analysisException(
-      message: String,
-      errorClass: String,
-      sqlState: String,
-      parameters: Map[String, String],
-      origin: Option[Origin]): AnalysisException =
-    AnalysisExceptions.create(message, errorClass, sqlState, parameters, origin)
-
-  /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
-  def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
-    org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
-      .asInstanceOf[AnalysisException]
-
-  /** Spark's AMBIGUOUS_LATERAL_COLUMN_ALIAS error for `name` with `matches` definitions. */
-  def ambiguousLateralAliasError(name: String, matches: Int): AnalysisException =
-    org.apache.spark.sql.colsem.SparkAnalysisErrors.ambiguousLateralColumnAlias(name, matches)
-      .asInstanceOf[AnalysisException]
-
-  /** The text of Spark's message for one of its error classes. */
-  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
-    org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
-
+object SparkShims extends SharedShims {
 
   /** Spark 3.5 has no session variables (DECLARE VARIABLE came in 4.0). */
   def isSessionVariable(session: SparkSession, name: String): Boolean = false
@@ -47,15 +21,8 @@ object SparkShims {
   /** Whether `e` reads a session variable (DECLARE VARIABLE; Spark 3.5 has none). */
   def isVariableReference(e: Expression): Boolean = false
 
-  /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
-  def registerErrorConditions(conditions: URL): Unit =
-    org.apache.spark.colsem.ErrorConditionRegistry.register(conditions)
-
   /** Spark 3.5 has only the fixed-point analyzer, where injected resolution rules run. */
   def singlePassResolverEnabled(conf: SQLConf): Boolean = false
-
-  /** Whether a function call says IGNORE NULLS. */
-  def ignoresNulls(u: UnresolvedFunction): Boolean = UnresolvedFunctions.ignoresNulls(u)
 
   /** Spark 3.5 parses no WITHIN GROUP clause into UnresolvedFunction. */
   def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = Nil

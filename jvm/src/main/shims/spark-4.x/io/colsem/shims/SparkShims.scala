@@ -1,14 +1,11 @@
 package io.colsem.shims
 
-import java.net.URL
-
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedFunction, UnresolvedStarExceptOrReplace}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, IsNotNull, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{Expression, IsNotNull, SortOrder}
 import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.VariantType
 
@@ -18,30 +15,7 @@ import org.apache.spark.sql.types.VariantType
  * within 4.x is delegated to the smaller objects of the range folders (`spark-4.0`,
  * `spark-4.1-4.3`, ...), which `line.<L>.shims` in jvm/versions.properties selects.
  */
-object SparkShims {
-
-  def analysisException(
-      message: String,
-      errorClass: String,
-      sqlState: String,
-      parameters: Map[String, String],
-      origin: Option[Origin]): AnalysisException =
-    AnalysisExceptions.create(message, errorClass, sqlState, parameters, origin)
-
-  /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
-  def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
-    org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
-      .asInstanceOf[AnalysisException]
-
-  /** Spark's AMBIGUOUS_LATERAL_COLUMN_ALIAS error for `name` with `matches` definitions. */
-  def ambiguousLateralAliasError(name: String, matches: Int): AnalysisException =
-    org.apache.spark.sql.colsem.SparkAnalysisErrors.ambiguousLateralColumnAlias(name, matches)
-      .asInstanceOf[AnalysisException]
-
-  /** The text of Spark's message for one of its error classes. */
-  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
-    org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
-
+object SparkShims extends SharedShims {
 
   /** Whether `name` is a session variable (DECLARE VARIABLE), which a bare name may mean. */
   def isSessionVariable(session: SparkSession, name: String): Boolean =
@@ -49,10 +23,6 @@ object SparkShims {
 
   /** Whether `e` reads a session variable (DECLARE VARIABLE). */
   def isVariableReference(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.VariableReference]
-
-  /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
-  def registerErrorConditions(conditions: URL): Unit =
-    org.apache.spark.colsem.ErrorConditionRegistry.register(conditions)
 
   private val SinglePassResolverKeys = Seq(
     "spark.sql.analyzer.singlePassResolver.enabled",
@@ -62,9 +32,6 @@ object SparkShims {
    *  (where injected resolution rules run). */
   def singlePassResolverEnabled(conf: SQLConf): Boolean =
     SinglePassResolverKeys.exists(k => conf.getConfString(k, "false").trim.equalsIgnoreCase("true"))
-
-  /** Whether a function call says IGNORE NULLS. */
-  def ignoresNulls(u: UnresolvedFunction): Boolean = UnresolvedFunctions.ignoresNulls(u)
 
   /** The ORDER BY of a call's WITHIN GROUP clause (empty without one). */
   def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = u.orderingWithinGroup

@@ -1,0 +1,46 @@
+package io.colsem.shims
+
+import java.net.URL
+
+import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
+import org.apache.spark.sql.catalyst.expressions.Attribute
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.trees.Origin
+
+/**
+ * The part of [[SparkShims]] written once for every line: each method reads the same on every
+ * line and delegates what differs to a per-line object (AnalysisExceptions, UnresolvedFunctions)
+ * or to the code colsem keeps inside Spark's packages.
+ */
+trait SharedShims {
+
+  def analysisException(
+      message: String,
+      errorClass: String,
+      sqlState: String,
+      parameters: Map[String, String],
+      origin: Option[Origin]): AnalysisException =
+    AnalysisExceptions.create(message, errorClass, sqlState, parameters, origin)
+
+  /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
+  def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.unresolvedColumn(operator, attribute)
+      .asInstanceOf[AnalysisException]
+
+  /** Spark's AMBIGUOUS_LATERAL_COLUMN_ALIAS error for `name` with `matches` definitions. */
+  def ambiguousLateralAliasError(name: String, matches: Int): AnalysisException =
+    org.apache.spark.sql.colsem.SparkAnalysisErrors.ambiguousLateralColumnAlias(name, matches)
+      .asInstanceOf[AnalysisException]
+
+  /** The text of Spark's message for one of its error classes. */
+  def sparkMessageText(errorClass: String, parameters: Map[String, String]): String =
+    org.apache.spark.colsem.ErrorConditionRegistry.sparkMessageText(errorClass, parameters)
+
+  /** See [[org.apache.spark.colsem.ErrorConditionRegistry]]. */
+  def registerErrorConditions(conditions: URL): Unit =
+    org.apache.spark.colsem.ErrorConditionRegistry.register(conditions)
+
+  /** Whether a function call says IGNORE NULLS. */
+  def ignoresNulls(u: UnresolvedFunction): Boolean = UnresolvedFunctions.ignoresNulls(u)
+}
