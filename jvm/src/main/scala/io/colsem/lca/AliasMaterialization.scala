@@ -1,0 +1,205 @@
+package io.colsem.lca
+
+import scala.collection.mutable
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression, SubqueryExpression, UnresolvedNamedLambdaVariable}
+import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project, Window}
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
+
+import io.colsem.{ColsemErrors, LateralAliasCandidate}
+
+/**
+ * The aliases a SELECT list's items use, computed once each below the list: one Project per
+ * dependency level ([[LateralAliasBinding.levels]]), each resolved at once by a small analyzer run
+ * over its input, so a chain of N aliases needs no N analyzer iterations and no alias expression is
+ * ever copied:
+ * {{{
+ *   Project [x, y, (x + k)]                        Project [x, y, (x + k)]
+ *   +- input                                =>     +- Project [a, k, x, (x * 2) AS y]   level 1
+ *      (items: a + 1 AS x, x * 2 AS y, x + k)         +- Project [a, k, (a + 1) AS x]    level 0
+ *                                                        +- input
+ * }}}
+ * The aliases are computed under their own names, as Spark's native support builds them, unless
+ * that could capture a name the list leaves to Spark ([[privateCopy]]). None when a level does not
+ * resolve as a projection (or window functions over one): an aggregate or a generator would change
+ * what the level's rows are, so such aliases are left to Spark's native support.
+ */
+private[lca] final class AliasMaterialization(session: SparkSession, resolver: Resolver) {
+
+  /**
+   * `input` with Projects computing the aliases `which` of `binding`, and the [[Substitution]] that
+   * reads them. copies: the aliases also stay in the list (an aggregate list; always private names);
+   * otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into their
+   * users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
+   * COLSEM_LATERAL_ALIAS_TOO_DEEP.
+   */
+  def materialize(
+      binding: LateralAliasBinding,
+      input: LogicalPlan,
+      which: Set[Int],
+      copies: Boolean,
+      nativeDepth: Int,
+      maxDepth: Int): Option[(LogicalPlan, Substitution)] = {
+    val privateNames = copies || shadowsOtherNames(binding, which)
+    // The items' count bounds the levels' (each item at most one level deeper than the ones it uses).
+    val folded = if (!copies && binding.items.size > nativeDepth) ChainFolding.folded(session, binding, which) else Set.empty[Int]
+    val kept = which -- folded
+    val level = binding.levels(kept, folded)
+    val levels = kept.toSeq.groupBy(level).toSeq.sortBy(_._1)
+    if (levels.size > maxDepth) {
+      val deepest = which.maxBy(level)
+      throw ColsemErrors.lateralAliasTooDeep(levels.size, maxDepth, binding.items(deepest).origin)
+    }
+    val start: Option[(LogicalPlan, Substitution)] =
+      Some((input, Substitution(binding, resolver, Map.empty, folded, privateNames)))
+    levels.foldLeft(start) {
+      case (Some((below, substitution)), (_, indices)) =>
+        val ordered = indices.sorted
+        val pending = ordered.map { i =>
+          val item = substitution.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
+          if (privateNames) privateCopy(item) else item
+        }
+        resolveLevel(pending, below).map { case (next, attributes) =>
+          (next, substitution.copy(computed = substitution.computed ++ ordered.zip(attributes)))
+        }
+      case (None, _) => None
+    }
+  }
+
+  /**
+   * Whether a computed alias could capture a name the list leaves to Spark, which must see the
+   * FROM input only (or an outer query): a plain name, a lambda variable or a candidate that is
+   * no earlier alias, with the alias's name; or any subquery, whose names may reach out to the
+   * list's input.
+   */
+  private def shadowsOtherNames(binding: LateralAliasBinding, which: Set[Int]): Boolean = {
+    val items = binding.items
+    def leftToSpark(i: Int, c: LateralAliasCandidate): Boolean = binding.meaning((i, c)) match {
+      case Left(e) => !e.resolved
+      case Right(_) => false
+    }
+    val names = items.indices.flatMap { i =>
+      items(i).collect {
+        case u: UnresolvedAttribute => u.nameParts.head
+        case v: UnresolvedNamedLambdaVariable => v.nameParts.head
+        case c: LateralAliasCandidate if leftToSpark(i, c) => c.nameParts.head
+      }
+    }
+    items.exists(_.exists(_.isInstanceOf[SubqueryExpression])) || which.exists(j => items(j) match {
+      case a: Alias => names.exists(name => resolver(name, a.name))
+      case _ => false
+    })
+  }
+
+  /** An alias computed below its SELECT list, under a name of its own and a new expression id:
+   *  under the alias's name it would be visible to the names the list leaves to Spark, which must
+   *  see the FROM input only (in an aggregate list, `SELECT k AS a, sum(a), a + 1 ... GROUP BY k`
+   *  must read `a + 1` per group; in a plain list, the forward reference in `SELECT y + 1 AS x,
+   *  k AS y` must stay UNRESOLVED_COLUMN). References to the copy are by attribute, named as
+   *  written ([[Substitution.value]], [[Substitution.output]]). */
+  private def privateCopy(item: NamedExpression): NamedExpression = item match {
+    case a: Alias => Alias(a.child, ResolveLateralAliases.PrivatePrefix + a.name)()
+    case other => other.newInstance()
+  }
+
+  /**
+   * One level: `below` with the items added to its output, resolved at once with the session's
+   * analyzer, and the items' attributes. None unless every item resolves as a projection, or as
+   * window functions over one (a window alias must not send the whole list to the native path,
+   * which refuses a reference inside a window). A name only the input's hidden columns have
+   * (`t2.k` over `JOIN ... USING (k)`, a file's `_metadata`) resolves in a second try that lists
+   * them; Spark's AddMetadataColumns then exposes them from the input, as it does for the list.
+   */
+  private def resolveLevel(items: Seq[NamedExpression], below: LogicalPlan): Option[(LogicalPlan, Seq[Attribute])] = {
+    val hidden = below.metadataOutput.filterNot(below.outputSet.contains)
+    val tries = if (hidden.isEmpty) Seq(below.output) else Seq(below.output, below.output ++ hidden)
+    tries.iterator.map(resolveLevelOver(items, below, _)).collectFirst { case Some(level) => level }
+  }
+
+  private def resolveLevelOver(items: Seq[NamedExpression], below: LogicalPlan,
+      inputs: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
+    val relation = LocalRelation(inputs)
+    val analyzed = session.sessionState.analyzer.execute(Project(below.output ++ items, relation))
+    def projectionOrWindow(node: LogicalPlan): Boolean = node match {
+      case _: Project | _: Window => true
+      case r => r eq relation
+    }
+    if (analyzed.resolved && analyzed.output.size == below.output.size + items.size &&
+        !analyzed.exists(node => !projectionOrWindow(node))) {
+      val level = analyzed.transformUp { case r: LocalRelation if r eq relation => below }
+      Some((level, analyzed.output.drop(below.output.size)))
+    } else {
+      None
+    }
+  }
+}
+
+/**
+ * How the items of a SELECT list read the aliases computed below it (`computed`, by item) or
+ * folded into them (`folded`); `privateNames` when the computed ones are under private names.
+ */
+private[lca] final case class Substitution(
+    binding: LateralAliasBinding,
+    resolver: Resolver,
+    computed: Map[Int, Attribute],
+    folded: Set[Int],
+    privateNames: Boolean) {
+
+  /** Folded aliases' expressions, each built once (a pure cache: the same value each time). */
+  private val foldedValues = mutable.HashMap.empty[Int, Expression]
+
+  /** Alias i, computed below the list, as the list's item i: under a private name, as its own
+   *  name and expression id again, so the list's output is what it would be without colsem. */
+  def output(i: Int, computedAt: Attribute): NamedExpression = binding.items(i) match {
+    case a: Alias if privateNames => CurrentOrigin.withOrigin(a.origin) { // errors point at the item
+      Alias(computedAt, a.name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys)
+    }
+    case _ => computedAt
+  }
+
+  /** A lateral alias reference as Spark's native support would resolve it: the alias's
+   *  attribute under the name as written, or the named struct field of it. */
+  def reference(c: LateralAliasCandidate, j: Int): NamedExpression = {
+    val base = computed(j).withName(c.nameParts.head)
+    if (c.nameParts.size == 1) base
+    else Alias(value(c, j, asWritten = true), c.nameParts.last)()
+  }
+
+  /** The value a reference reads (no alias around a struct field). asWritten: the column under
+   *  the name as written, where it names an unaliased item; elsewhere under its private name,
+   *  so that every reference to it is the same attribute (CollapseProject counts references by
+   *  attribute, names included: split names would let it inline a doubling chain exponentially). */
+  def value(c: LateralAliasCandidate, j: Int, asWritten: Boolean): Expression =
+    if (folded.contains(j)) {
+      LateralAliasBinding.field(foldedValues.getOrElseUpdate(j,
+        substitute(j, binding.items(j).asInstanceOf[Alias].child)), c)
+    } else {
+      val column = if (asWritten || !privateNames) computed(j).withName(c.nameParts.head) else computed(j)
+      c.nameParts.tail.foldLeft(column: Expression)((b, f) => ExtractValue(b, Literal(f), resolver))
+    }
+
+  /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
+   *  Spark will name it from its text with native lateral alias references in it, so those are
+   *  put there, and unwrapped once it has its name. asWritten: see [[value]]. */
+  def substitute(i: Int, e: Expression, forNaming: Boolean = false, asWritten: Boolean = false): Expression = {
+    // Native support refuses references inside a window function (its rule raises
+    // LATERAL_COLUMN_ALIAS_IN_WINDOW on any native reference in one): there the column is named as
+    // written instead. Outside windows an unaliased item keeps native references, as native Spark
+    // names `rank() OVER (...) + v`.
+    def replace(node: Expression, inWindow: Boolean): Expression = node match {
+      case c: LateralAliasCandidate => binding.meaning((i, c)) match {
+        case Left(expr) => expr
+        case Right(j) if forNaming && !inWindow && !folded.contains(j) =>
+          val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
+          ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
+          ref
+        case Right(j) => value(c, j, asWritten || forNaming)
+      }
+      case w if ResolveLateralAliases.isWindow(w) => w.mapChildren(replace(_, inWindow = true))
+      case other => other.mapChildren(replace(_, inWindow))
+    }
+    replace(e, inWindow = false)
+  }
+}

@@ -1,0 +1,72 @@
+package io.colsem.lca
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
+
+import io.colsem.{FunctionKinds, LateralAliasCandidate}
+
+/**
+ * Which aliases of a long chain are folded into their users instead of being computed below the
+ * list. Past native Spark's depth (where its plans stop anyway), one Project per level would make
+ * the plan as deep as the chain, and Spark's recursive plan processing slow and, past a few
+ * hundred levels, overflowing. A plain alias (a deterministic built-in expression) is folded into
+ * the items that use it, as long as the folded expression stays small (at most [[FoldSize]]
+ * nodes) and at most [[FoldDepth]] aliases are folded in a row; codegen evaluates such a shared
+ * deterministic part once. Everything else (non-deterministic, a UDF, a subquery) is still
+ * computed once below:
+ * {{{
+ *   SELECT a AS x1, x1 + 1 AS x2, x2 + 1 AS x3, ..., rand() + x60 AS r, ...
+ *
+ *   Project [x1 .. x60 as written, ...]            Project [...]
+ *   +- Project [(x1 + 1) AS x2]           =>       +- Project [..., ((x1 + 1) + 1) + ... AS x8]
+ *      +- Project [a AS x1]                           +- Project [a AS x1]
+ *         ... one level per alias                        ... one level per 8 aliases
+ * }}}
+ */
+private[lca] object ChainFolding {
+
+  /** The most aliases folded into one expression in a row. */
+  val FoldDepth = 8
+
+  /** The largest expression (in nodes) a folded alias may become. */
+  val FoldSize = 64
+
+  /** The aliases among `which` to fold, each within [[FoldDepth]] and [[FoldSize]]. */
+  def folded(session: SparkSession, binding: LateralAliasBinding, which: Set[Int]): Set[Int] =
+    which.toSeq.sorted.foldLeft(Map.empty[Int, (Int, Int)]) { (folds, j) =>
+      val depth = 1 + (0 +: binding.uses(j).toSeq.flatMap(folds.get).map(_._1)).max
+      val size = binding.items(j).collect {
+        case c: LateralAliasCandidate => binding.meaning((j, c)) match {
+          case Right(k) if folds.contains(k) => folds(k)._2
+          case _ => 1
+        }
+        case _ => 1
+      }.sum
+      if (depth <= FoldDepth && size <= FoldSize && isPlainRowExpression(session, binding.items(j))) {
+        folds + (j -> (depth, size))
+      } else {
+        folds
+      }
+    }.keySet
+
+  /** Whether recomputing this alias inside its user is as good as reading it: deterministic,
+   *  no UDF, aggregate, window, generator or subquery (codegen shares the common part). */
+  private def isPlainRowExpression(session: SparkSession, item: Expression): Boolean = item match {
+    case a: Alias => !a.child.exists(e => !isPlainNode(session, e))
+    case _ => false
+  }
+
+  private def isPlainNode(session: SparkSession, node: Expression): Boolean = node match {
+    case u: UnresolvedFunction =>
+      !u.isDistinct && u.filter.isEmpty && FunctionKinds.isBuiltin(u) && !FunctionKinds.isGenerator(session, u) &&
+        Seq(classOf[Nondeterministic], classOf[AggregateFunction])
+          .forall(kind => !FunctionKinds.implementedBy(session, u, kind))
+    case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => false
+    case _: LateralAliasCandidate | _: UnresolvedAttribute => true
+    case e if e.resolved => e.deterministic && !e.isInstanceOf[UserDefinedExpression] &&
+      !e.isInstanceOf[AggregateExpression] && !e.isInstanceOf[Generator]
+    case _ => true
+  }
+}

@@ -1,0 +1,109 @@
+package io.colsem.lca
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedExtractValue}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+
+import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PlanTags}
+
+/**
+ * What each [[LateralAliasCandidate]] of one SELECT list means over the list's input, decided once
+ * and never changed: the input's column of that name (which wins, as in Spark), a parameterless
+ * function of that name (`current_user`), the one earlier alias of that name, or nothing (the plain
+ * name again, for Spark to resolve as an outer reference or report). Two earlier aliases of the
+ * name: AMBIGUOUS_LATERAL_COLUMN_ALIAS. From the meanings follow which aliases each item uses and
+ * so the dependency levels by which [[AliasMaterialization]] computes them below the list:
+ * {{{
+ *   SELECT a + 1 AS x, x * 2 AS y, y - x AS z, x + k FROM t     (t has columns a, k)
+ *
+ *   item 0  x    uses -          level 0
+ *   item 1  y    uses x          level 1
+ *   item 2  z    uses y, x       level 2
+ *   item 3       uses x; k is t's column
+ * }}}
+ * A candidate's meaning is keyed by its item too: which earlier aliases a name can mean depends
+ * on the item's position.
+ */
+private[lca] final class LateralAliasBinding private (
+    val items: IndexedSeq[NamedExpression],
+    val meaning: Map[(Int, LateralAliasCandidate), Either[Expression, Int]],
+    dependsOn: IndexedSeq[Set[Int]]) {
+
+  /** The earlier aliases item i uses directly. */
+  def uses(i: Int): Set[Int] = dependsOn(i)
+
+  /** Aliases some item uses. */
+  def used: Set[Int] = dependsOn.flatten.toSet
+
+  /** `wanted` and every alias they use, transitively. */
+  def closure(wanted: Set[Int]): Set[Int] =
+    (items.size - 1 to 0 by -1).foldLeft(wanted)((all, i) => if (all.contains(i)) all ++ dependsOn(i) else all)
+
+  /** Each item's dependency level among the aliases `kept` (computed below the list); an alias in
+   *  `folded` is no level of its own and stands for the aliases it uses. */
+  def levels(kept: Set[Int], folded: Set[Int]): IndexedSeq[Int] = {
+    def effective(i: Int): Set[Int] = dependsOn(i).flatMap(j => if (folded.contains(j)) effective(j) else Set(j))
+    items.indices.foldLeft(Vector.empty[Int]) { (level, i) =>
+      val deps = effective(i).filter(kept)
+      level :+ (if (deps.isEmpty) 0 else deps.map(level).max + 1)
+    }
+  }
+
+  /** Alias j's expression with every lateral reference in it replaced by the expression it
+   *  names, recursively (for GROUP BY, which groups by expressions, not by select items). */
+  def inline(j: Int): Expression = items(j) match {
+    case a: Alias => a.child.transformUp {
+      case c: LateralAliasCandidate => meaning((j, c)) match {
+        case Left(expr) => expr
+        case Right(k) => LateralAliasBinding.field(inline(k), c)
+      }
+    }
+    case other => other
+  }
+}
+
+private[lca] object LateralAliasBinding {
+
+  def apply(
+      session: SparkSession,
+      resolver: Resolver,
+      items: IndexedSeq[NamedExpression],
+      input: LogicalPlan): LateralAliasBinding = {
+    val meanings = items.indices.flatMap { i =>
+      items(i).collect { case c: LateralAliasCandidate => c }.distinct.map { c =>
+        (i, c) -> meaningOf(session, resolver, items, input, i, c)
+      }
+    }
+    val dependsOn = items.indices.map(i => meanings.collect { case ((`i`, _), Right(j)) => j }.toSet)
+    new LateralAliasBinding(items, meanings.toMap, dependsOn)
+  }
+
+  private def meaningOf(
+      session: SparkSession,
+      resolver: Resolver,
+      items: IndexedSeq[NamedExpression],
+      input: LogicalPlan,
+      i: Int,
+      c: LateralAliasCandidate): Either[Expression, Int] =
+    input.resolve(c.nameParts, resolver) match {
+      case Some(column) => Left(column)
+      // A parameterless function (`current_user`) comes before an alias, as in Spark.
+      case None if c.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, c.nameParts.head) =>
+        Left(c.attribute)
+      case None =>
+        (0 until i).filter(j => items(j) match {
+          case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, c.nameParts.head)
+          case _ => false
+        }) match {
+          case Seq(j) => Right(j)
+          case Seq() => Left(c.attribute)
+          case many => throw ColsemErrors.ambiguousLateralAlias(
+            c.attribute.name, many.map(items(_).origin), c.attribute.origin)
+        }
+    }
+
+  /** `base`'s struct field the candidate names after the alias (`st.a`), or `base` itself. */
+  def field(base: Expression, c: LateralAliasCandidate): Expression =
+    c.nameParts.tail.foldLeft(base)((b, f) => UnresolvedExtractValue(b, Literal(f)))
+}
