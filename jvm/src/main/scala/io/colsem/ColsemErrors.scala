@@ -4,7 +4,7 @@ import org.apache.spark.ErrorClassesJsonReader
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.trees.Origin
 
-import io.colsem.shims.SparkShims
+import io.colsem.shims.{AnalysisExceptions, SparkShims}
 
 /**
  * The one place colsem's errors are made. Error classes, message templates and SQLSTATEs live in
@@ -67,7 +67,7 @@ object ColsemErrors {
       extraParameters: Map[String, String],
       origin: Origin): AnalysisException = {
     val errorClass = SparkShims.errorClassOf(spark)
-    SparkShims.analysisException(
+    AnalysisExceptions.create(
       message = s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, spark.messageParameters)} " +
         s"$hint SQLSTATE: ${spark.getSqlState}",
       errorClass = errorClass,
@@ -128,7 +128,7 @@ object ColsemErrors {
       errorClass: String,
       parameters: Map[String, String],
       origin: Option[Origin] = None): AnalysisException = {
-    SparkShims.analysisException(
+    AnalysisExceptions.create(
       message = message(errorClass, parameters),
       errorClass = errorClass,
       sqlState = conditions.getSqlState(errorClass),

@@ -6,22 +6,13 @@ import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
-import org.apache.spark.sql.catalyst.trees.Origin
 
 /**
  * The part of [[SparkShims]] written once for every line: each method reads the same on every
- * line and delegates what differs to a per-line object (AnalysisExceptions, UnresolvedFunctions)
+ * line and delegates what differs to a per-line object (UnresolvedFunctions)
  * or to the code colsem keeps inside Spark's packages.
  */
 trait SharedShims {
-
-  def analysisException(
-      message: String,
-      errorClass: String,
-      sqlState: String,
-      parameters: Map[String, String],
-      origin: Option[Origin]): AnalysisException =
-    AnalysisExceptions.create(message, errorClass, sqlState, parameters, origin)
 
   /** Spark's UNRESOLVED_COLUMN error for `attribute` in `operator`, as CheckAnalysis raises it. */
   def unresolvedColumnError(operator: LogicalPlan, attribute: Attribute): AnalysisException =
