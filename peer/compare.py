@@ -25,10 +25,11 @@ SETTINGS: Dict[str, Dict[str, str]] = {
 SAME_ROWS, SAME_ERROR = "same_rows", "same_error"
 LATERAL = "allowed_lateral_alias"
 DIALECT_NAMES, DIALECT_REFERENCE = "allowed_dialect_names", "allowed_dialect_reference"
+DIALECT_PLAN_TEXT = "allowed_dialect_plan_text"
 INVARIANT_DUPLICATE = "allowed_invariant_duplicate"
 NONDETERMINISTIC, SKIPPED, DIFFERENCE = "nondeterministic", "skipped", "difference"
-CLASSES = [SAME_ROWS, SAME_ERROR, LATERAL, DIALECT_NAMES, DIALECT_REFERENCE, INVARIANT_DUPLICATE,
-           NONDETERMINISTIC, SKIPPED, DIFFERENCE]
+CLASSES = [SAME_ROWS, SAME_ERROR, LATERAL, DIALECT_NAMES, DIALECT_REFERENCE, DIALECT_PLAN_TEXT,
+           INVARIANT_DUPLICATE, NONDETERMINISTIC, SKIPPED, DIFFERENCE]
 ALLOWED = {
     LATERAL: "(a) vanilla refuses a lateral column alias (UNRESOLVED_COLUMN, LATERAL_COLUMN_ALIAS*, "
              "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_*, or the INTERNAL_ERROR its native support "
@@ -40,6 +41,9 @@ ALLOWED = {
                        "fails only when it runs) and colsem refuses with UNRESOLVED_COLUMN of a name "
                        "the statement writes in backquotes and does not define with AS (Spark's "
                        "generated name, which the dialect renamed)",
+    DIALECT_PLAN_TEXT: "(b) under a naming dialect: an EXPLAIN whose plan text differs, and which, run "
+                       "again in colsem's JVM with spark.colsem.naming.dialect=spark, prints vanilla's "
+                       "text exactly (the plan names its columns; the dialect renamed them)",
     INVARIANT_DUPLICATE: "(c) under invariants-*: an invariant-2 report (COLSEM_DUPLICATE_QUALIFIED_FIELD) "
                          "of a duplicate (relation, name) pair whose relation the statement names",
 }
@@ -162,6 +166,25 @@ def classify(setting: str, sql: str, v: Dict[str, Any], c: Dict[str, Any]) -> Tu
         if user_written_duplicate(sql, c["error"].get("message", "")):
             return INVARIANT_DUPLICATE, None
     return DIFFERENCE, k
+
+
+EXPLAIN = re.compile(r"^\s*EXPLAIN\b", re.I)
+
+
+def plan_text_names(setting: str, sql: str, k: Optional[str]) -> bool:
+    """Whether a rows difference may be the dialect's names inside an EXPLAIN's plan text: the
+    runner then runs the statement again under Spark's names (spark_named_rerun) to tell."""
+    return setting in DIALECTS and k == "rows" and EXPLAIN.match(sql) is not None
+
+
+def spark_named_rerun(setting: str, sql: str) -> List[str]:
+    """The statements that run `sql` in colsem's JVM under Spark's names and restore the dialect."""
+    key = "spark.colsem.naming.dialect"
+    return [f"SET {key}=spark", sql, f"SET {key}={SETTINGS[setting][key]}"]
+
+
+def same_rows(a: Dict[str, Any], b: Optional[Dict[str, Any]]) -> bool:
+    return b is not None and "rows_hash" in a and a.get("schema") == b.get("schema") and a["rows_hash"] == b.get("rows_hash")
 
 
 def nondeterministic(first: Dict[str, Any], again: Optional[Dict[str, Any]]) -> bool:

@@ -164,6 +164,22 @@ def test_invariant_duplicates_allowed_when_the_statement_names_the_relation():
     assert compare.classify("invariants-warn", sql, answer(), other) == (compare.DIFFERENCE, "invariant_report")
 
 
+def test_an_explain_differing_in_names_is_checked_again_under_sparks_names():
+    explain = "EXPLAIN EXTENDED SELECT a + 1 FROM t"
+    assert compare.plan_text_names("postgres", explain, "rows")
+    assert compare.plan_text_names("mysql", "  explain " + explain[8:], "rows")
+    assert not compare.plan_text_names("postgres", explain, "schema")
+    assert not compare.plan_text_names("default", explain, "rows")
+    assert not compare.plan_text_names("postgres", "SELECT 'EXPLAIN'", "rows")
+    assert compare.spark_named_rerun("sqlite", explain) == [
+        "SET spark.colsem.naming.dialect=spark", explain, "SET spark.colsem.naming.dialect=sqlite"]
+    vanilla = answer(names=("plan",), rows_hash="spark-names")
+    assert compare.same_rows(vanilla, answer(names=("plan",), rows_hash="spark-names"))
+    assert not compare.same_rows(vanilla, answer(names=("plan",), rows_hash="dialect-names"))
+    assert not compare.same_rows(vanilla, error("PARSE_SYNTAX_ERROR"))
+    assert not compare.same_rows(vanilla, None)
+
+
 def test_nondeterministic_needs_a_second_run_that_disagrees():
     first = answer(rows_hash="h1")
     assert compare.nondeterministic(first, answer(rows_hash="h2"))
