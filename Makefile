@@ -31,6 +31,10 @@ sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=
        -jar $(SBT_LAUNCHER)
 SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) pyproject.toml
 PYTEST_ARGS ?=
+# pytest processes for `make test` and `make smoke` (pytest-xdist; each its own Spark JVM), a file
+# per process at a time so module fixtures are made once; PYTEST_WORKERS=1 runs in this process.
+PYTEST_WORKERS ?= 2
+XDIST := $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile)
 # The smoke suite (`make smoke SPARK=<line>`, CI's run on the lines between 3.5 and the newest):
 # the three ways in (spark.sql.extensions, spark-submit --packages, pip install + configure /
 # auto-registration, and the version guard) plus one golden file per feature.
@@ -40,7 +44,8 @@ SMOKE_TESTS := tests/test_ways_in.py \
   'tests/test_golden.py::test_golden_file[star_strategies]' \
   'tests/test_golden.py::test_golden_file[naming_dialects]' \
   'tests/test_golden.py::test_golden_file[invariants]' \
-  tests/test_respond.py::test_bank_example_jdbc
+  tests/test_respond.py::test_bank_example_jdbc \
+  tests/test_spark_internals.py
 
 .PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest check test smoke demo bench naming-golden fuzz peer clean
 
@@ -63,11 +68,11 @@ java:
 
 # The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
 # the build backend and test tools.
-$(VENV)/.deps: pyproject.toml $(VERSIONS) | java
+$(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "duckdb>=1.1" $(VENV_PINS)
+	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" $(VENV_PINS)
 	@touch $@
 
 venv: $(VENV)/.deps
@@ -112,7 +117,7 @@ publish-line: venv sbt
 
 pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The fast loop while changing a rule: the import graph, the corpus harness's classification, every
 # golden file and the bad-input errors, in one pytest process (one Spark session).
@@ -125,12 +130,12 @@ test: install sbt
 	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
 	$(call sbt,$(SPARK)) test publishM2
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
-	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(PYTEST_ARGS)
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 # The smoke suite on line SPARK: publishes that line's artifact (for --packages), then SMOKE_TESTS.
 smoke: install publish-line
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
-	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(SMOKE_TESTS) $(PYTEST_ARGS)
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
 
 demo: install
 	$(PY) docs/demo.py

@@ -13,7 +13,7 @@ import org.apache.spark.internal.Logging
  * drops an explicit SQLSTATE, then looks the SQLSTATE up by class in this registry. Spark offers no
  * public way to add conditions (the registry is `private[spark]`, hence this package), so its map is
  * extended once per JVM; if that ever fails, colsem errors keep their class and message, and their
- * SQLSTATE stays in the message text.
+ * SQLSTATE stays in the message text (tests/test_spark_internals.py, run on every line, fails then).
  */
 object ErrorConditionRegistry extends Logging {
 

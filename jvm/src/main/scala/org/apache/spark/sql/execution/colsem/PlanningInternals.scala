@@ -11,7 +11,8 @@ import org.apache.spark.sql.execution.colsem.ClassicSessions.asClassic
  * The parts of Spark's planning machinery the schema-invariant checks read: the rule lists to
  * replay when a check fails (to name the rule that broke it); which query is running is
  * [[RunningQuery]]'s part. Several are `private[spark]`/`private[sql]` or Scala-`protected` (public in bytecode),
- * hence this package (under sql.execution) and the reflective calls.
+ * hence this package (under sql.execution) and the reflective calls; tests/test_spark_internals.py
+ * (in every line's smoke suite) fails on a Spark line that moves them.
  */
 object PlanningInternals {
 
