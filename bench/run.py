@@ -26,7 +26,8 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             Python process and rows/s; colsem = colsem.respond_iter, vanilla = toLocalIterator +
             json.dumps per row by hand. Run at 1M and 10M rows: a flat peak RSS is the memory bound.
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
-`--quick` runs everything once (CI keeps the script working; no timing is asserted).
+`--quick` runs everything once, on the first QUICK_QUERIES TPC-DS queries and small responses (CI
+keeps the script working; no timing is asserted); `--queries N` limits a full run the same way.
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ def tpcds_dir() -> Path | None:
     return folder if (folder / "schema.sql").exists() else None
 
 
-def worker(mode: str, iterations: int) -> Dict[str, float]:
+QUICK_QUERIES = 10
+QUICK_RESPOND_ROWS = (20_000, 60_000)
+
+
+def worker(mode: str, iterations: int, limit: int = 0) -> Dict[str, float]:
     """One process: time start-up, then TPC-DS analysis. Prints one JSON line."""
     started = time.perf_counter()
     from pyspark.sql import SparkSession
@@ -80,7 +85,7 @@ def worker(mode: str, iterations: int) -> Dict[str, float]:
             for stmt in (s.strip() for s in body.split(";")):
                 if stmt:
                     spark.sql(stmt)
-            queries = sorted((folder / "queries").glob("*.sql"))
+            queries = sorted((folder / "queries").glob("*.sql"))[:limit or None]
             total = 0.0
             for path in queries:
                 sql = path.read_text()
@@ -373,7 +378,7 @@ def run_worker(name: str, args: List[str]) -> Dict[str, float]:
 
 def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
     """Peak RSS and throughput of streaming responses, colsem vs by hand, at two result sizes."""
-    sizes = (100_000, 300_000) if quick else RESPOND_ROWS
+    sizes = QUICK_RESPOND_ROWS if quick else RESPOND_ROWS
     out: List[Dict[str, object]] = []
     for rows in sizes:
         result = {}
@@ -392,8 +397,8 @@ def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
     return out
 
 
-def run_mode(mode: str, iterations: int) -> Dict[str, float]:
-    return run_worker(mode, ["--worker", mode, "--iterations", str(iterations)])
+def run_mode(mode: str, iterations: int, limit: int) -> Dict[str, float]:
+    return run_worker(mode, ["--worker", mode, "--iterations", str(iterations), "--queries", str(limit)])
 
 
 def load_average() -> float | None:
@@ -411,7 +416,9 @@ def _num(value: float, digits: int = 4):
 
 def main(argv: List[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="one run, one iteration (for CI)")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"one run, one iteration, {QUICK_QUERIES} TPC-DS queries, small responses (for CI)")
+    parser.add_argument("--queries", type=int, default=0, help="the first N TPC-DS queries only (default: all)")
     parser.add_argument("--out", type=Path, default=RESULTS,
                         help="folder for latest.{json,md} (default bench/results; CI writes elsewhere)")
     parser.add_argument("--runs", type=int, default=3, help="processes per mode (default 3)")
@@ -423,13 +430,14 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.worker, args.iterations)), flush=True)
+        print(json.dumps(worker(args.worker, args.iterations, args.queries)), flush=True)
         return 0
     if args.respond_worker:
         print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
         return 0
     load_at_start = load_average()
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
+    limit = args.queries or (QUICK_QUERIES if args.quick else 0)
     if args.only == "respond":
         runs = 0
     if tpcds_dir() is None:
@@ -438,15 +446,15 @@ def main(argv: List[str] | None = None) -> int:
     for i in range(runs):
         for mode in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):
             t0 = time.perf_counter()
-            samples[mode].append(run_mode(mode, iterations))
+            samples[mode].append(run_mode(mode, iterations, limit))
             print(f"[bench] run {i + 1}/{runs} {mode:7s} {samples[mode][-1]}  ({time.perf_counter() - t0:.0f}s)",
                   file=sys.stderr, flush=True)
     import pyspark
 
     benchmarks = []
     metrics = [("startup_s", "session start-up (s)"),
-               ("tpcds_analysis_s", "TPC-DS analysis+optimization, all queries (s)"),
-               ("tpcds_planning_s", "TPC-DS analysis+optimization+planning, all queries (s; "
+               ("tpcds_analysis_s", "TPC-DS analysis+optimization, every query run (s)"),
+               ("tpcds_planning_s", "TPC-DS analysis+optimization+planning, every query run (s; "
                                     "colsem with invariants off)")]
     metrics += [(f"lca_chain_{n}_s", f"analysis of a {n}-alias lateral chain (s; vanilla = native LCA)")
                 for n in CHAINS]
@@ -508,14 +516,15 @@ def main(argv: List[str] | None = None) -> int:
                           "python": platform.python_version(),
                           "load_average_start": load_at_start, "load_average_end": load_average()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
-              "quick": args.quick, "benchmarks": benchmarks}
+              "quick": args.quick, "tpcds_queries_per_run": limit or "all", "benchmarks": benchmarks}
     args.out.mkdir(parents=True, exist_ok=True)
     stem = "latest" if args.only == "all" else f"latest-{args.only}"
     (args.out / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
     md = [f"# colsem benchmarks", "",
           f"Spark {report['spark']}, {report['machine']['cpus']} CPUs, {report['machine']['platform']}; "
           + (f"median of {runs} process(es) per mode, modes alternating" if runs else "response streaming only")
-          + f"{' (quick mode)' if args.quick else ''}; 1-minute load average "
+          + f"{' (quick mode)' if args.quick else ''}"
+          + (f"; the first {limit} TPC-DS queries" if limit else "") + "; 1-minute load average "
           f"{report['machine']['load_average_start']} at the start, {report['machine']['load_average_end']} "
           "at the end (other work on the machine slows both modes alike, but widens the spread: ratios "
           "measured in one process, modes alternating per query, are the steadiest).", "",

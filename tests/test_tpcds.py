@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import Dict, Tuple
 
 import pytest
 
@@ -45,6 +46,27 @@ def _plans(session, sql: str):
     return _normalized(qe.analyzed().toString()), _normalized(qe.optimizedPlan().toString())
 
 
+def _physical(text: str) -> str:
+    """The operator tree of a physical plan (each line's indentation and operator name): the
+    arguments' text is cut at a length that depends on expression ids."""
+    return "\n".join(re.match(r"[\s:+\-|*()\d]*[A-Za-z]*", line).group(0) for line in text.splitlines())
+
+
+# Each query's plans with every colsem setting at its default, made once: every test below compares
+# one setting against them.
+_DEFAULTS: Dict[str, Tuple[str, str, str, list]] = {}
+
+
+def _default_plans(session, query: Path) -> Tuple[str, str, str, list]:
+    """(analyzed, optimized, physical operator tree, column types) under the default settings."""
+    if query.stem not in _DEFAULTS:
+        df = session.sql(query.read_text())
+        qe = df._jdf.queryExecution()
+        _DEFAULTS[query.stem] = (_normalized(qe.analyzed().toString()), _normalized(qe.optimizedPlan().toString()),
+                                 _physical(qe.executedPlan().toString()), [f.dataType for f in df.schema.fields])
+    return _DEFAULTS[query.stem]
+
+
 def test_corpus_is_complete():
     assert len(QUERIES) == 103
 
@@ -52,11 +74,12 @@ def test_corpus_is_complete():
 @pytest.mark.parametrize("feature", FEATURES)
 @pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_feature_leaves_the_plan_unchanged(tpcds, feature, query):
-    sql = query.read_text()
+    on = _default_plans(tpcds, query)[:2]
     tpcds.conf.set(feature, "false")
-    off = _plans(tpcds, sql)
-    tpcds.conf.set(feature, "true")
-    assert _plans(tpcds, sql) == off
+    try:
+        assert _plans(tpcds, query.read_text()) == on
+    finally:
+        tpcds.conf.unset(feature)
 
 
 @pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
@@ -64,7 +87,7 @@ def test_star_strategies_that_hide_nothing_leave_the_plan_unchanged(tpcds, query
     """Star strategies on, but no TPC-DS column is tagged or matches: every `*` goes through
     colsem's wrapping and expansion and must come out exactly as vanilla Spark's."""
     sql = query.read_text()
-    default = _plans(tpcds, sql)
+    default = _default_plans(tpcds, query)[:2]
     tpcds.conf.set("spark.colsem.star.exclude", "TAGGED,PATTERN")
     tpcds.conf.set("spark.colsem.star.excludePattern", "colsem_matches_no_tpcds_column")
     try:
@@ -89,12 +112,6 @@ def test_responses_leave_plans_without_lookups_alone(tpcds, query):
     assert rendered_rows(df, "jdbc").schema.simpleString() == "struct<row:string>"
 
 
-def _physical(text: str) -> str:
-    """The operator tree of a physical plan (each line's indentation and operator name): the
-    arguments' text is cut at a length that depends on expression ids."""
-    return "\n".join(re.match(r"[\s:+\-|*()\d]*[A-Za-z]*", line).group(0) for line in text.splitlines())
-
-
 # Spark 4.2 marks every phase of a query with its id, so a plan only planned is checked too.
 PLANNED_PLANS_CHECKED = tuple(int(p) for p in running_line().split(".")) >= (4, 2)
 
@@ -105,13 +122,12 @@ def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
     violation; the checks change no logical plan, and the physical plan only gains the execution
     check at its root (with the default, off, not even that)."""
     sql = query.read_text()
+    off = _default_plans(tpcds, query)[:3]
     try:
-        tpcds.conf.set("spark.colsem.invariants", "off")
-        qe = tpcds.sql(sql)._jdf.queryExecution()
-        off = _plans(tpcds, sql) + (_physical(qe.executedPlan().toString()),)
         tpcds.conf.set("spark.colsem.invariants", "error")
         qe = tpcds.sql(sql)._jdf.queryExecution()
-        checked = _plans(tpcds, sql) + (_physical(qe.executedPlan().toString()),)
+        checked = (_normalized(qe.analyzed().toString()), _normalized(qe.optimizedPlan().toString()),
+                   _physical(qe.executedPlan().toString()))
     finally:
         tpcds.conf.unset("spark.colsem.invariants")
     assert checked[:2] == off[:2]
@@ -138,8 +154,7 @@ DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
 @pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_naming_spark_dialect_leaves_the_plan_unchanged(tpcds, query):
     sql = query.read_text()
-    tpcds.conf.unset("spark.colsem.naming.dialect")
-    unset = _plans(tpcds, sql)
+    unset = _default_plans(tpcds, query)[:2]
     tpcds.conf.set("spark.colsem.naming.dialect", "spark")
     try:
         assert _plans(tpcds, sql) == unset
@@ -152,7 +167,7 @@ def test_every_dialect_analyzes_with_the_same_types(tpcds, query):
     """Every query analyzes under every dialect; only names may change, never the column count or
     types."""
     sql = query.read_text()
-    vanilla = [f.dataType for f in tpcds.sql(sql).schema.fields]
+    vanilla = _default_plans(tpcds, query)[3]
     try:
         for dialect in DIALECTS:
             tpcds.conf.set("spark.colsem.naming.dialect", dialect)
