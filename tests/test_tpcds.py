@@ -17,10 +17,10 @@ TPCDS = Path(os.environ.get("COLSEM_TPCDS_DIR", ROOT.parent / "shared" / "tpcds"
 QUERIES = sorted(TPCDS.glob("queries/*.sql"), key=lambda p: (int(re.sub(r"\D", "", p.stem)), p.stem))
 FEATURES = ["spark.colsem.lateralAlias.enabled"]
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.tpcds, pytest.mark.skipif(
     not (TPCDS / "schema.sql").exists(),
     reason=f"TPC-DS corpus not found at {TPCDS}: put the team's shared/tpcds folder beside the "
-           "project, or set COLSEM_TPCDS_DIR to a folder with schema.sql and queries/")
+           "project, or set COLSEM_TPCDS_DIR to a folder with schema.sql and queries/")]
 
 
 def _normalized(text: str) -> str:

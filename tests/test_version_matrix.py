@@ -183,7 +183,7 @@ def test_make_publish_local_publishes_every_ported_line():
 def test_make_smoke_runs_the_smoke_selection():
     out = make_dry_run("smoke", "SPARK=4.2").stdout
     assert "java -Dcolsem.line=4.2 " in out and " publishM2" in out
-    assert ".venv-4.2/bin/python -m pytest tests/test_ways_in.py 'tests/test_golden.py::" in out
+    assert ".venv-4.2/bin/python -m pytest -n 2 --dist loadfile tests/test_ways_in.py 'tests/test_golden.py::" in out
 
 
 def test_make_refuses_an_unknown_line():
