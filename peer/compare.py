@@ -26,10 +26,11 @@ SAME_ROWS, SAME_ERROR = "same_rows", "same_error"
 LATERAL = "allowed_lateral_alias"
 DIALECT_NAMES, DIALECT_REFERENCE = "allowed_dialect_names", "allowed_dialect_reference"
 DIALECT_PLAN_TEXT = "allowed_dialect_plan_text"
+DIALECT_METADATA = "allowed_dialect_metadata"
 INVARIANT_DUPLICATE = "allowed_invariant_duplicate"
 NONDETERMINISTIC, SKIPPED, DIFFERENCE = "nondeterministic", "skipped", "difference"
 CLASSES = [SAME_ROWS, SAME_ERROR, LATERAL, DIALECT_NAMES, DIALECT_REFERENCE, DIALECT_PLAN_TEXT,
-           INVARIANT_DUPLICATE, NONDETERMINISTIC, SKIPPED, DIFFERENCE]
+           DIALECT_METADATA, INVARIANT_DUPLICATE, NONDETERMINISTIC, SKIPPED, DIFFERENCE]
 ALLOWED = {
     LATERAL: "(a) vanilla refuses a lateral column alias (UNRESOLVED_COLUMN, LATERAL_COLUMN_ALIAS*, "
              "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_*, or the INTERNAL_ERROR its native support "
@@ -44,6 +45,10 @@ ALLOWED = {
     DIALECT_PLAN_TEXT: "(b) under a naming dialect: an EXPLAIN whose plan text differs, and which, run "
                        "again in colsem's JVM with spark.colsem.naming.dialect=spark, prints vanilla's "
                        "text exactly (the plan names its columns; the dialect renamed them)",
+    DIALECT_METADATA: "(b) under a naming dialect: a DESCRIBE or SHOW of a relation whose column "
+                      "names the dialect gave (a view created under it), whose text is vanilla's line "
+                      "for line once each of those names (SHOW COLUMNS in colsem's JVM) is read as "
+                      "one vanilla name, the same everywhere, and column padding is ignored",
     INVARIANT_DUPLICATE: "(c) under invariants-*: an invariant-2 report (COLSEM_DUPLICATE_QUALIFIED_FIELD) "
                          "of a duplicate (relation, name) pair whose relation the statement names",
 }
@@ -181,6 +186,64 @@ def spark_named_rerun(setting: str, sql: str) -> List[str]:
     """The statements that run `sql` in colsem's JVM under Spark's names and restore the dialect."""
     key = "spark.colsem.naming.dialect"
     return [f"SET {key}=spark", sql, f"SET {key}={SETTINGS[setting][key]}"]
+
+
+_NAME = r"(?:`(?:[^`]|``)+`|[\w$]+)"
+METADATA_RELATION = re.compile(
+    rf"^\s*(?:(?:DESC|DESCRIBE)\s+(?:TABLE\s+)?(?:EXTENDED\s+|FORMATTED\s+)?|SHOW\s+CREATE\s+TABLE\s+"
+    rf"|SHOW\s+COLUMNS\s+(?:IN|FROM)\s+)(?P<name>{_NAME}(?:\.{_NAME})*)\s*(?:AS\s+SERDE\s*)?;?\s*$"
+    rf"|^\s*SHOW\s+TABLE\s+EXTENDED\s+(?:(?:IN|FROM)\s+(?P<db>{_NAME})\s+)?LIKE\s+'(?P<like>[\w$]+)'\s*;?\s*$",
+    re.I)
+
+
+def metadata_relation(setting: str, sql: str, k: Optional[str]) -> Optional[str]:
+    """The relation a DESCRIBE or SHOW names, when its rows differ under a dialect: the runner then
+    asks colsem's JVM for the relation's column names (SHOW COLUMNS) for renamed_metadata."""
+    if setting not in DIALECTS or k != "rows":
+        return None
+    m = METADATA_RELATION.match(sql)
+    if m is None:
+        return None
+    if m.group("name"):
+        return m.group("name")
+    return f"{m.group('db')}.{m.group('like')}" if m.group("db") else m.group("like")
+
+
+def _unpadded(line: str) -> str:
+    """A line without the padding DESCRIBE puts after a column name (its width follows the name)."""
+    return re.sub(r" +(?=\t|$)", "", line)
+
+
+def renamed_metadata(v: Dict[str, Any], c: Dict[str, Any], names: List[str]) -> bool:
+    """Whether colsem's DESCRIBE/SHOW text is vanilla's with some of `names` (the relation's columns
+    in colsem's JVM) renamed: same schema, same line count, and each colsem line, every whole-word
+    occurrence of a name read as a wildcard, matches vanilla's line exactly, with each name read as
+    one vanilla name everywhere, no two names as the same one, and at least one name renamed."""
+    vl, cl = v.get("lines"), c.get("lines")
+    if vl is None or cl is None or len(vl) != len(cl) or v["schema"] != c["schema"] or not names:
+        return False
+    if len(vl) > 1 and not (v.get("ordered") and c.get("ordered")):
+        return False  # sorted lines would not pair up once names change
+    ordered = sorted({n for n in names if n}, key=len, reverse=True)
+    pattern = re.compile("|".join(rf"(?<![\w$]){re.escape(n)}(?![\w$])" for n in ordered))
+    reads: Dict[str, str] = {}
+    for a, b in zip(vl, cl):
+        a, b = _unpadded(a), _unpadded(b)
+        if a == b:
+            continue
+        found = [m.group(0) for m in pattern.finditer(b)]
+        if not found:
+            return False
+        parts = pattern.split(b)
+        m = re.fullmatch("".join(re.escape(p) + ("([^\t\n]+?)" if i < len(found) else "")
+                                 for i, p in enumerate(parts)), a, re.S)
+        if m is None:
+            return False
+        for name, read in zip(found, m.groups()):
+            if reads.setdefault(name, read) != read:
+                return False
+    renamed = {n: r for n, r in reads.items() if n != r}
+    return bool(renamed) and len(set(reads.values())) == len(reads)
 
 
 def same_rows(a: Dict[str, Any], b: Optional[Dict[str, Any]]) -> bool:

@@ -159,6 +159,11 @@ class Run:
                                  timeout)[1]
                 if compare.same_rows(va, again_c):
                     cls, k = compare.DIALECT_PLAN_TEXT, None
+            relation = compare.metadata_relation(setting, sql, k) if cls == compare.DIFFERENCE else None
+            if relation:
+                shown = c.call([{"op": "run", "sql": f"SHOW COLUMNS IN {relation}"}], timeout)[0]
+                if compare.renamed_metadata(va, ca, shown.get("lines") or []):
+                    cls, k = compare.DIALECT_METADATA, None
             if cls == compare.DIFFERENCE and k == "rows":
                 again_c = c.call([{"op": "rerun", "sql": sql}], timeout)[0]
                 if v and i not in reruns:

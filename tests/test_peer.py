@@ -180,6 +180,46 @@ def test_an_explain_differing_in_names_is_checked_again_under_sparks_names():
     assert not compare.same_rows(vanilla, None)
 
 
+def metadata(lines, ordered=True):
+    return {**answer(names=("col_name", "data_type")), "lines": lines, "ordered": ordered}
+
+
+def test_a_views_metadata_differing_in_its_dialect_names_only_is_allowed():
+    sql = "DESCRIBE EXTENDED v"
+    assert compare.metadata_relation("postgres", sql, "rows") == "v"
+    assert compare.metadata_relation("sqlite", "SHOW TABLE EXTENDED IN db1 LIKE 'v'", "rows") == "db1.v"
+    assert compare.metadata_relation("mysql", "show create table `d`.`v 1`", "rows") == "`d`.`v 1`"
+    assert compare.metadata_relation("canonical", "DESC TABLE FORMATTED v;", "rows") == "v"
+    assert compare.metadata_relation("default", sql, "rows") is None
+    assert compare.metadata_relation("postgres", sql, "schema") is None
+    assert compare.metadata_relation("postgres", "SHOW TABLE EXTENDED LIKE 'v*'", "rows") is None
+    assert compare.metadata_relation("postgres", "DESCRIBE QUERY SELECT 1", "rows") is None
+    # DESCRIBE pads a column name to 20 characters: the padding follows the name.
+    spark = ["1                   \tint                 \t                    ",
+             "two                 \tint                 \t                    ",
+             "View Query Output Columns\t[`1`, `two`]\t"]
+    dialect = ["?column?            \tint                 \t                    ",
+               "two                 \tint                 \t                    ",
+               "View Query Output Columns\t[`?column?`, `two`]\t"]
+    names = ["?column?", "two"]
+    assert compare.renamed_metadata(metadata(spark), metadata(dialect), names)
+    # SHOW TABLE EXTENDED: one row, the names inside a multi-line cell.
+    shown = "default\tv\tfalse\tType: VIEW\nView Query Output Columns: [`{0}`]\nSchema: root\n |-- {0}: integer\n"
+    one = metadata([shown.format("1")], ordered=False)
+    assert compare.renamed_metadata(one, metadata([shown.format("?column?")], ordered=False), ["?column?"])
+    # Not names only: a type, a second line's other text, a name read two ways, two names read as one.
+    assert not compare.renamed_metadata(metadata(spark), metadata([dialect[0].replace("int", "bigint", 1)]
+                                                                  + dialect[1:]), names)
+    assert not compare.renamed_metadata(metadata(spark), metadata(dialect[:2] + [dialect[2] + "x"]), names)
+    assert not compare.renamed_metadata(
+        metadata(spark), metadata(dialect[:2] + ["View Query Output Columns\t[`?column?`, `?column?`]\t"]), names)
+    assert not compare.renamed_metadata(metadata(["a\tint", "b\tint"]), metadata(["x\tint", "x\tint"]), ["x"])
+    assert not compare.renamed_metadata(metadata(spark), metadata(spark), names)  # nothing renamed
+    assert not compare.renamed_metadata(metadata(spark), metadata(dialect), [])
+    assert not compare.renamed_metadata(metadata(spark, ordered=False), metadata(dialect, ordered=False), names)
+    assert not compare.renamed_metadata(answer(), answer(rows_hash="h2"), names)  # no lines recorded
+
+
 def test_nondeterministic_needs_a_second_run_that_disagrees():
     first = answer(rows_hash="h1")
     assert compare.nondeterministic(first, answer(rows_hash="h2"))
