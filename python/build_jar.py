@@ -3,6 +3,8 @@
 Used three ways, all through :func:`build_jars`:
   * the hatch build hook (``pip install .``, ``python -m build``): every line, see ``hatch_hooks.py``;
   * ``make jar`` -- ``python python/build_jar.py [--line L ...]``;
+  * ``make smoke`` -- ``--publish-m2 REPO --line L``: the line's jar and a POM into a local Maven
+    repository (what ``sbt publishM2`` publishes, without compiling the line a second time);
   * the tests and build.sbt helpers, which read :func:`read_versions` and :func:`line_versions`.
 
 Lines and their versions come from ``jvm/versions.properties``. Line L compiles
@@ -466,6 +468,47 @@ def build_jars(lines: Optional[Sequence[str]] = None, out_dir: Path = JAR_DIR, f
     return built
 
 
+def pom(lv: Dict[str, str]) -> str:
+    """The POM of a line's artifact: no dependencies (Spark provides Spark and Scala, and a POM that
+    listed them would make `spark-submit --packages` fetch them again)."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+         xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd">
+    <modelVersion>4.0.0</modelVersion>
+    <groupId>{lv['maven.group']}</groupId>
+    <artifactId>{artifact_id(lv)}</artifactId>
+    <version>{lv['colsem.version']}</version>
+    <packaging>jar</packaging>
+    <name>colsem-spark-{lv['spark.line']}</name>
+    <description>colsem: column semantics for Apache Spark SQL (Spark extension)</description>
+    <licenses>
+        <license>
+            <name>Apache-2.0</name>
+            <url>https://www.apache.org/licenses/LICENSE-2.0</url>
+            <distribution>repo</distribution>
+        </license>
+    </licenses>
+</project>
+"""
+
+
+def publish_m2(line: str, repo: Path) -> Path:
+    """Builds (or reuses) a line's jar and puts it with its POM into the Maven repository ``repo``
+    (the layout ``sbt publishM2`` writes); returns the folder."""
+    lv = line_versions(read_versions(), line)
+    if not is_ported(lv):
+        raise JarBuildError(f"Spark {line} has no line.{line}.shims in jvm/versions.properties: "
+                            "its shims are not written yet.")
+    jar = build_line(line)
+    folder = repo.joinpath(*lv["maven.group"].split("."), artifact_id(lv), lv["colsem.version"])
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"{artifact_id(lv)}-{lv['colsem.version']}"
+    shutil.copyfile(jar, folder / f"{stem}.jar")
+    (folder / f"{stem}.pom").write_text(pom(lv), encoding="utf-8")
+    _log(f"published {maven_coordinate(lv)} to {repo}")
+    return folder
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--line", action="append", default=[],
@@ -474,6 +517,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--out", type=Path, default=JAR_DIR, help="output folder (default: %(default)s)")
     parser.add_argument("--spark-jars", metavar="LINE", help="print the folder of LINE's Spark jars "
                         "(downloading them if needed) and exit; build.sbt and the Makefile use it")
+    parser.add_argument("--publish-m2", metavar="REPO", type=Path,
+                        help="put each --line's jar and POM into the local Maven repository REPO and exit")
     parser.add_argument("--get", metavar="KEY", help="print one line's value of KEY (with --line) and exit")
     args = parser.parse_args(argv)
     lines = [l.strip() for item in args.line for l in item.split(",") if l.strip()]
@@ -481,6 +526,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         versions = read_versions()
         if args.spark_jars:
             print(find_spark_jars(line_versions(versions, args.spark_jars)))
+            return 0
+        if args.publish_m2:
+            if not lines:
+                raise JarBuildError("--publish-m2 needs --line: the lines to publish")
+            for line in lines:
+                print(publish_m2(line, args.publish_m2))
             return 0
         if args.get:
             print(line_versions(versions, lines[0] if lines else default_line(versions))[args.get])

@@ -182,8 +182,26 @@ def test_make_publish_local_publishes_every_ported_line():
 
 def test_make_smoke_runs_the_smoke_selection():
     out = make_dry_run("smoke", "SPARK=4.2").stdout
-    assert "java -Dcolsem.line=4.2 " in out and " publishM2" in out
+    # The jar the package carries goes to Maven as it is: no second compile by sbt.
+    assert ".venv-4.2/bin/python python/build_jar.py --line 4.2 --publish-m2 " in out
+    assert "publishM2" not in out
     assert ".venv-4.2/bin/python -m pytest -n 2 --dist loadfile tests/test_ways_in.py 'tests/test_golden.py::" in out
+
+
+def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_layout(
+        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    line = running_line()
+    lv = line_versions(VERSIONS, line)
+    folder = build_jar.publish_m2(line, tmp_path)
+    group, artifact, version = build_jar.maven_coordinate(lv).split(":")
+    assert folder == tmp_path.joinpath(*group.split("."), artifact, version)
+    assert sorted(p.name for p in folder.iterdir()) == [f"{artifact}-{version}.jar", f"{artifact}-{version}.pom"]
+    assert (folder / f"{artifact}-{version}.jar").read_bytes() == Path(colsem.jar_path()).read_bytes()
+    pom = (folder / f"{artifact}-{version}.pom").read_text()
+    assert f"<groupId>{group}</groupId>" in pom and f"<artifactId>{artifact}</artifactId>" in pom
+    assert f"<version>{version}</version>" in pom and "<dependencies>" not in pom
+    assert build_jar.main(["--publish-m2", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == "error: --publish-m2 needs --line: the lines to publish\n"
 
 
 def test_make_refuses_an_unknown_line():
