@@ -200,6 +200,7 @@ def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_lay
     pom = (folder / f"{artifact}-{version}.pom").read_text()
     assert f"<groupId>{group}</groupId>" in pom and f"<artifactId>{artifact}</artifactId>" in pom
     assert f"<version>{version}</version>" in pom and "<dependencies>" not in pom
+    capsys.readouterr()
     assert build_jar.main(["--publish-m2", str(tmp_path)]) == 1
     assert capsys.readouterr().err == "error: --publish-m2 needs --line: the lines to publish\n"
 
