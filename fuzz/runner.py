@@ -466,6 +466,21 @@ class Fuzzer:
 
     # -- the run
     def run(self) -> Dict[str, Any]:
+        """The run and its report. The signal handlers are in place before the JVMs start, so a
+        Ctrl-C during start-up also ends with a report (of the queries run: none); a second one
+        stops the workers and exits without one."""
+        previous = {sig: signal.signal(sig, self._request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            return self._run()
+        except KeyboardInterrupt:
+            self.stop()
+            print("\n[fuzz] stopped at once: no report written", file=sys.stderr, flush=True)
+            raise SystemExit(130) from None
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def _run(self) -> Dict[str, Any]:
         args = self.args
         start = time.monotonic()
         self.start()
@@ -473,7 +488,6 @@ class Fuzzer:
         t0 = time.monotonic()
         index = args.first
         last_print = 0.0
-        previous = {sig: signal.signal(sig, self._request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         while (self.queries < args.count and time.monotonic() - t0 < args.seconds
                and not self.stop_requested):
             n = min(args.batch, args.count - self.queries)
@@ -493,8 +507,6 @@ class Fuzzer:
                 print(f"\r[fuzz] {self.queries}/{args.count} queries  {rate:.1f} q/s  "
                       f"differences: {len(self.differences)}   ", end="", file=sys.stderr, flush=True)
         elapsed = time.monotonic() - t0
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
         print(file=sys.stderr)
         self.stop()
         return self.report(elapsed, setup_seconds)

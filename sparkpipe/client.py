@@ -11,7 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import IO, Any, Dict, List, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,6 +36,7 @@ class Worker:
         self.starts = 0
         self.info: Dict[str, Any] = {}
         self.proc: Optional[subprocess.Popen] = None
+        self.log: Optional[IO[str]] = None
 
     def start(self) -> None:
         self.starts += 1
@@ -127,4 +128,5 @@ class Worker:
             except Exception:
                 self.proc.kill()
                 self.proc.wait()
-        self.log.close()
+        if self.log is not None:
+            self.log.close()
