@@ -47,7 +47,7 @@ SMOKE_TESTS := tests/test_ways_in.py \
   tests/test_respond.py::test_bank_example_jdbc \
   tests/test_spark_internals.py
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest check test smoke demo bench naming-golden fuzz peer clean
+.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
@@ -56,6 +56,7 @@ help:
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
 	@echo "make check          the fast loop: layers, harness units, golden files, bad input (one session, minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
+	@echo "make formats        star strategies on real Delta Lake and Iceberg tables (Spark $(FORMATS_LINE))"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make peer           Spark's own SQL test corpus, vanilla vs colsem (PEER_ARGS=\"--settings default\","
 	@echo "                    \"--slice ci\", \"--files 'group-by*,window*'\"); report in peer/results/<line>.md"
@@ -138,6 +139,16 @@ smoke: install
 	$(PY) python/build_jar.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
+
+# Real Delta Lake and Apache Iceberg tables (tests/test_table_formats.py) in .venv-formats: the
+# formats line's pyspark at the version delta-spark accepts, delta-spark from PyPI; the Delta and
+# Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*).
+FORMATS_LINE := $(call version,formats.line)
+formats:
+	$(MAKE) install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
+	  VENV_PINS='"$(call version,formats.delta.pip)"'
+	@echo "==> Delta Lake and Iceberg tables on Spark $(FORMATS_LINE) (.venv-formats)"
+	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py $(PYTEST_ARGS)
 
 demo: install
 	$(PY) docs/demo.py

@@ -95,9 +95,12 @@ object ColsemErrors {
       "columns" -> columns.mkString(", "), "validValue" -> valid.mkString(",")), origin)
   }
 
+  /** `write` says which kind of write it is, as the message's first words ("INSERT BY NAME"). */
   def hiddenColumnsNotWritten(
-      table: String, missing: Seq[String], providedColumns: Seq[String], origin: Origin): AnalysisException =
+      write: String, table: String, missing: Seq[String], providedColumns: Seq[String],
+      origin: Origin): AnalysisException =
     error("COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN", Map(
+      "write" -> write,
       "tableName" -> table,
       "missingColumns" -> missing.map(c => s"`$c`").mkString(", "),
       "missingList" -> missing.mkString(", "),

@@ -45,7 +45,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
       // user aliases).
       session => new naming.NameUnaliasedItems(session),
       // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
-      _ => star.MarkColumnHidingStars))
+      _ => star.MarkColumnHidingStars,
+      // ...and mark a DataFrame write's own query before Spark fills the columns it leaves out.
+      _ => star.MarkWrittenQueries))
     // Lateral column aliases: resolve every level of them at once, each alias computed once.
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
@@ -56,8 +58,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
     // SELECT *: once their input is resolved, work out which of its columns are hidden.
     extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)
-    // ...and an INSERT BY NAME may not fill a hidden column with DEFAULT/NULL because of a *.
-    extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnInsert)
+    // ...and no write may fill a hidden column with DEFAULT/NULL because of a *.
+    extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnWrite)
     // Which columns of a table * hides in this session, and why.
     extensions.injectTableFunction(star.ColumnsTableFunction.description)
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.

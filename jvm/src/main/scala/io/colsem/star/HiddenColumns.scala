@@ -2,12 +2,14 @@ package io.colsem.star
 
 import java.util.Locale
 
+import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.catalog.{CatalogTable, HiveTableRelation}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Coalesce, ExprId, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.execution.datasources.LogicalRelation
+import org.apache.spark.sql.execution.colsem.SessionCatalogTables
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import io.colsem.ColsemErrors
@@ -80,8 +82,26 @@ object ColumnSource {
   private def table(catalogTable: Option[CatalogTable], output: Seq[Attribute]): ColumnSource =
     catalogTable match {
       case Some(t) => ColumnSource("TABLE", Some(t.identifier.unquotedString), output,
-        t.properties.get(HiddenColumns.PropertyKey))
+        t.properties.get(HiddenColumns.PropertyKey).orElse(formatProperty(t)))
       case None => ColumnSource("DATAFRAME", None, output, None)
+    }
+
+  /** Spark's own file sources keep table properties in the catalog entry. */
+  private val CatalogKeepsProperties = Set("parquet", "orc", "csv", "json", "text", "avro", "binaryfile", "hive")
+
+  /**
+   * A format that keeps its table properties itself (Delta, in its transaction log) reads as a
+   * file relation whose catalog entry has none; the session catalog's DSv2 table has them.
+   *
+   * {{{
+   *   LogicalRelation [id, msg, _ts]            catalog entry: provider delta, no properties
+   *   spark_catalog.loadTable(default.events)   DeltaTableV2, properties colsem.hidden_columns=_ts
+   * }}}
+   */
+  private def formatProperty(t: CatalogTable): Option[String] =
+    t.provider.map(_.toLowerCase(Locale.ROOT)).filterNot(CatalogKeepsProperties.contains).flatMap { _ =>
+      SessionCatalogTables.property(SparkSession.active, t.identifier.database.toSeq, t.identifier.table,
+        HiddenColumns.PropertyKey)
     }
 }
 

@@ -1,18 +1,32 @@
 package io.colsem.star
 
-import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, SubqueryAlias}
+import org.apache.spark.sql.{SaveMode, SparkSession}
+import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, SubqueryAlias, V2WriteCommand}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.Origin
+import org.apache.spark.sql.execution.colsem.SessionCatalogTables
+import org.apache.spark.sql.execution.datasources.SaveIntoDataSourceCommand
+import org.apache.spark.sql.sources.DataSourceRegister
 
 import io.colsem.{ColsemErrors, UserQueries}
 
 /**
  * Resolution rule for data safety. While the session hides columns from `*`, a query that went
- * through a `*` (a view, a temp view, a CTE...) may lack the hidden columns of the table it came
- * from, and `INSERT INTO t BY NAME` would then write DEFAULT or NULL into them without a word.
- * So an INSERT BY NAME that leaves out hidden columns of its target fails, naming them; an INSERT
- * with an explicit column list says which columns it writes and stays as in vanilla Spark.
+ * through a `*` (a view, a CTE, a DataFrame's `select("*")`...) may lack the hidden columns of the
+ * table it came from, and writing it back would put DEFAULT or NULL into them without a word:
+ * Spark fills a column an INSERT BY NAME or a DSv2 write leaves out, and Delta and Iceberg fill
+ * missing columns themselves. So a write that leaves out hidden columns of its target fails with
+ * COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN, naming them, before anything is written:
+ *
+ *  - `INSERT INTO t BY NAME ...` (an explicit column list says which columns it writes, and stays
+ *    as in vanilla Spark);
+ *  - DSv2 writes (`AppendData`, `OverwriteByExpression`, `OverwritePartitionsDynamic`, by name or
+ *    by position): the columns the query [[MarkWrittenQueries]] marked provides, not the ones
+ *    Spark's output resolution added;
+ *  - a format's own write of a DataFrame to a path (`df.write.format("delta").save(path)`), when
+ *    the session catalog knows the table at that path.
  */
-object ProtectHiddenColumnsOnInsert extends Rule[LogicalPlan] {
+object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (UserQueries.changesConf(plan)) plan
@@ -23,27 +37,47 @@ object ProtectHiddenColumnsOnInsert extends Rule[LogicalPlan] {
         plan.foreach {
           case i: InsertIntoStatement if i.byName && i.userSpecifiedCols.isEmpty &&
               i.table.resolved && i.query.resolved =>
-            check(i, exclusion)
+            // A static partition value (PARTITION (p = 'x')) provides its column too.
+            check("INSERT BY NAME", stripAliases(i.table), i.query.output.map(_.name) ++ i.partitionSpec.keys,
+              exclusion, i.query.origin)
+          case w: V2WriteCommand if w.table.resolved && w.query.resolved =>
+            MarkWrittenQueries.writtenQuery(w).foreach { query =>
+              val target = stripAliases(w.table)
+              val provided =
+                if (w.isByName) query.output.map(_.name)
+                else target.output.take(query.output.size).map(_.name)
+              check("A DataFrame write", target, provided, exclusion, query.origin)
+            }
+          case s: SaveIntoDataSourceCommand if s.mode == SaveMode.Append || s.mode == SaveMode.Overwrite =>
+            formatTableAtPath(s).foreach(target =>
+              check("A DataFrame save to a path", target, s.query.output.map(_.name), exclusion, s.query.origin))
           case _ =>
         }
         plan
     }
 
-  private def check(insert: InsertIntoStatement, exclusion: StarExclusion): Unit =
-    ColumnSource.of(stripAliases(insert.table)).foreach { target =>
+  private def check(
+      write: String, target: LogicalPlan, provided: Seq[String], exclusion: StarExclusion, origin: Origin): Unit =
+    ColumnSource.of(target).foreach { source =>
       val resolver = conf.resolver
-      val hidden = target.markers(exclusion.patternText, resolver).collect {
+      val hidden = source.markers(exclusion.patternText, resolver).collect {
         case (column, markers) if exclusion.hides(markers) => column.name
       }
-      val provided = insert.query.output.map(_.name)
-      // A static partition value (PARTITION (p = 'x')) provides its column too.
-      val unprovided = hidden.filterNot(h =>
-        provided.exists(resolver(_, h)) || insert.partitionSpec.keys.exists(resolver(_, h)))
+      val unprovided = hidden.filterNot(h => provided.exists(resolver(_, h)))
       if (unprovided.nonEmpty) {
         throw ColsemErrors.hiddenColumnsNotWritten(
-          target.name.getOrElse("?"), unprovided,
-          target.output.map(_.name).filter(c => provided.exists(resolver(_, c))), insert.query.origin)
+          write, source.name.getOrElse("?"), unprovided,
+          source.output.map(_.name).filter(c => provided.exists(resolver(_, c))), origin)
       }
+    }
+
+  /** The table a format's path write goes to, as the session catalog reads `format.`path``
+   *  (Delta's does); None for formats it does not know that way, such as plain parquet files. */
+  private def formatTableAtPath(save: SaveIntoDataSourceCommand): Option[LogicalPlan] =
+    (save.dataSource, save.options.get("path")) match {
+      case (format: DataSourceRegister, Some(path)) =>
+        SessionCatalogTables.relation(SparkSession.active, Seq(format.shortName()), path)
+      case _ => None
     }
 
   private def stripAliases(plan: LogicalPlan): LogicalPlan = plan match {

@@ -1,0 +1,295 @@
+"""Star strategies on real Delta Lake and Apache Iceberg tables (`make formats`: a venv with the
+formats line's pyspark, `delta-spark` from PyPI, the Delta and Iceberg jars from Maven Central).
+
+One Spark session with colsem, Delta's and Iceberg's extensions (Delta's catalog as the session
+catalog, Iceberg's Hadoop catalog as `ice`) runs every case in a subprocess: each write path of a
+`*`-selected DataFrame or query back into its own table, whose hidden column `_ts` must keep its
+values or the write must fail with the table unchanged; and what `*` and `colsem_columns` show on
+reads. The write table in docs/star.md is these results (`COLSEM_DOCS_REGENERATE=1` rewrites it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Dict, List
+
+import pytest
+
+from conftest import ROOT, run_python
+from golden import running_line, version_property
+
+FORMATS_LINE = version_property("formats.line")
+PACKAGES = ",".join([version_property("formats.delta.jar"), version_property("formats.iceberg.jar")])
+
+pytestmark = [pytest.mark.formats, pytest.mark.skipif(
+    running_line() != FORMATS_LINE,
+    reason=f"Delta and Iceberg publish for Spark {FORMATS_LINE}: `make formats` runs these tests")]
+
+SCRIPT = r'''
+import json, sys, traceback
+from pathlib import Path
+from pyspark.sql import SparkSession, functions as F
+from pyspark.sql.types import StructType, StructField, IntegerType, StringType, LongType
+import colsem
+
+work, packages = Path(sys.argv[1]), sys.argv[2]
+builder = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+           .config("spark.sql.shuffle.partitions", "2")
+           .config("spark.sql.warehouse.dir", str(work / "warehouse"))
+           .config("spark.jars.packages", packages)
+           .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension,"
+                   "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+           .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+           .config("spark.sql.catalog.ice", "org.apache.iceberg.spark.SparkCatalog")
+           .config("spark.sql.catalog.ice.type", "hadoop")
+           .config("spark.sql.catalog.ice.warehouse", str(work / "iceberg")))
+colsem.configure(builder)
+spark = builder.getOrCreate()
+spark.sql("CREATE NAMESPACE IF NOT EXISTS ice.db")
+spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+
+ROWS = [(1, "a", 10), (2, "b", 20)]
+counter = iter(range(1000))
+
+def schema(metadata):
+    ts = StructField("_ts", LongType(), True, {"colsem.hidden": True} if metadata else {})
+    return StructType([StructField("id", IntegerType()), StructField("msg", StringType()), ts])
+
+def make(fmt, tag):
+    n = next(counter)
+    df = spark.createDataFrame(ROWS, schema(tag == "field metadata"))
+    if fmt == "delta":
+        name, path = f"d_{n}", str(work / "delta" / f"d_{n}")
+        df.write.format("delta").option("path", path).saveAsTable(name)
+    else:
+        name, path = f"ice.db.i_{n}", None
+        df.writeTo(name).using("iceberg").create()
+    if tag == "table property":
+        spark.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('colsem.hidden_columns' = '_ts')")
+    return name, path
+
+def contents(name):
+    return sorted((tuple(r) for r in spark.sql(f"SELECT id, msg, _ts FROM {name}").collect()), key=repr)
+
+def error_class(e):
+    """The error class; for an error whose class Spark cannot look up (Delta's MERGE errors on
+    Spark 4.1), the JVM exception's class name."""
+    for attr in ("getCondition", "getErrorClass"):
+        try:
+            value = getattr(e, attr)()
+            if value:
+                return value
+        except Exception:
+            pass
+    java = getattr(e, "_origin", None) or getattr(e, "java_exception", None)
+    try:
+        return "exception " + java.getClass().getName()
+    except Exception:
+        return "exception " + type(e).__name__
+
+WRITES = {
+    "saveAsTable append": ("append", lambda fmt, t, p: spark.table(t).select("*").write.format(fmt).mode("append").saveAsTable(t)),
+    "writeTo append": ("append", lambda fmt, t, p: spark.table(t).select("*").writeTo(t).append()),
+    "writeTo overwrite": ("overwrite", lambda fmt, t, p: spark.table(t).select("*").writeTo(t).overwrite(F.lit(True))),
+    "writeTo overwritePartitions": ("overwrite", lambda fmt, t, p: spark.table(t).select("*").writeTo(t).overwritePartitions()),
+    "insertInto": ("append", lambda fmt, t, p: spark.table(t).select("*").write.insertInto(t)),
+    "save(path) append": ("append", lambda fmt, t, p: spark.table(t).select("*").write.format(fmt).mode("append").save(p)),
+    "INSERT INTO t SELECT * FROM t": ("append", lambda fmt, t, p: spark.sql(f"INSERT INTO {t} SELECT * FROM {t}")),
+    "INSERT BY NAME from a view of *": ("append", lambda fmt, t, p: (
+        spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW v AS SELECT * FROM {t}"),
+        spark.sql(f"INSERT INTO {t} BY NAME SELECT * FROM v"))),
+    "MERGE from SELECT * (UPDATE SET *, INSERT *)": ("merge", lambda fmt, t, p: spark.sql(
+        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
+        "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
+    "all columns named": ("append", lambda fmt, t, p: spark.table(t).select("id", "msg", "_ts").writeTo(t).append()),
+}
+FORMATS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
+
+result = {"writes": [], "reads": []}
+for fmt, tag in FORMATS:
+    for write, (kind, run) in WRITES.items():
+        if write == "save(path) append" and fmt != "delta":
+            continue
+        table, path = make(fmt, tag)
+        before = contents(table)
+        entry = {"format": fmt, "tag": tag, "write": write}
+        try:
+            run(fmt, table, path)
+        except Exception as e:
+            entry["error"] = error_class(e)
+            try:
+                entry["message"] = str(e).splitlines()[0]
+            except Exception:
+                pass
+        after = contents(table)
+        expected = {"append": sorted(before * 2, key=repr), "overwrite": before, "merge": before}[kind]
+        entry["outcome"] = ("unchanged" if after == before and "error" in entry else
+                            "kept" if after == expected else
+                            "LOST" if any(r[2] is None for r in after) else "other")
+        entry["after"] = [list(r) for r in after]
+        result["writes"].append(entry)
+
+    table, path = make(fmt, tag)
+    reads = {
+        "SELECT *": lambda: spark.sql(f"SELECT * FROM {table}").columns,
+        "table().select('*')": lambda: spark.table(table).select("*").columns,
+        "colsem_columns hidden": lambda: [r.name for r in spark.sql(
+            f"SELECT * FROM colsem_columns('{table}')").collect() if r.hidden],
+    }
+    if fmt == "delta":
+        spark.sql(f"INSERT INTO {table} VALUES (3, 'c', 30)")
+        reads["VERSION AS OF"] = lambda: spark.sql(f"SELECT * FROM {table} VERSION AS OF 1").columns
+        reads["versionAsOf"] = lambda: spark.read.option("versionAsOf", 1).table(table).select("*").columns
+        reads["path"] = lambda: spark.sql(f"SELECT * FROM delta.`{path}`").columns
+    for read, run in reads.items():
+        try:
+            value = run()
+        except Exception as e:
+            value = "error: " + error_class(e)
+        result["reads"].append({"format": fmt, "tag": tag, "read": read, "columns": value})
+
+print("RESULT " + json.dumps(result), flush=True)
+'''
+
+
+@pytest.fixture(scope="module")
+def formats(workdir: Path) -> Dict[str, List[dict]]:
+    work = workdir / "formats"
+    work.mkdir(exist_ok=True)
+    proc = run_python(SCRIPT, env={"COLSEM_AUTOREGISTER": "0"}, args=[str(work), PACKAGES], timeout=900)
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    assert proc.returncode == 0 and lines, proc.stderr[-6000:]
+    return json.loads(lines[-1][len("RESULT "):])
+
+
+REFUSED = "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
+COMBINATIONS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
+# Per write path: "kept" (every written row keeps its hidden values) or the error class the write
+# fails with, the table unchanged; a dict where the formats differ.
+WRITES: Dict[str, object] = {
+    "saveAsTable append": REFUSED,
+    "writeTo append": REFUSED,
+    "writeTo overwrite": REFUSED,
+    "writeTo overwritePartitions": REFUSED,
+    # by position: too few columns is each format's own arity error
+    "insertInto": {"delta": "DELTA_INSERT_COLUMN_ARITY_MISMATCH",
+                   "iceberg": "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"},
+    "save(path) append": {"delta": REFUSED},
+    "INSERT INTO t SELECT * FROM t": "kept",
+    "INSERT BY NAME from a view of *": REFUSED,
+    # refused by the formats themselves, so nothing is lost; saying that * hid the column is to do
+    "MERGE from SELECT * (UPDATE SET *, INSERT *)": {
+        "delta": "exception org.apache.spark.SparkException",  # an INTERNAL_ERROR
+        "iceberg": "UNRESOLVED_COLUMN.WITH_SUGGESTION"},
+    "all columns named": "kept",
+}
+
+
+def expected_write(write: str, fmt: str) -> str:
+    outcome = WRITES[write]
+    return outcome[fmt] if isinstance(outcome, dict) else outcome  # type: ignore[index]
+
+
+WRITE_CASES = [(fmt, tag, write) for fmt, tag in COMBINATIONS for write in WRITES
+               if not isinstance(WRITES[write], dict) or fmt in WRITES[write]]  # type: ignore[operator]
+
+
+def _entry(results: Dict[str, List[dict]], kind: str, fmt: str, tag: str, name: str) -> dict:
+    key = "write" if kind == "writes" else "read"
+    found = [e for e in results[kind] if (e["format"], e["tag"], e[key]) == (fmt, tag, name)]
+    assert len(found) == 1, (fmt, tag, name)
+    return found[0]
+
+
+@pytest.mark.parametrize("fmt, tag, write", WRITE_CASES, ids=[" / ".join(c) for c in WRITE_CASES])
+def test_write_keeps_hidden_values_or_fails_with_the_table_unchanged(formats, fmt, tag, write):
+    entry = _entry(formats, "writes", fmt, tag, write)
+    expected = expected_write(write, fmt)
+    if expected == "kept":
+        assert "error" not in entry and entry["outcome"] == "kept", entry
+    else:
+        assert (entry.get("error"), entry["outcome"]) == (expected, "unchanged"), entry
+
+
+# What * shows of the table (columns id, msg, _ts; _ts hidden), and what colsem_columns marks hidden.
+READS = {
+    ("delta", "table property"): {
+        "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
+        "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"],
+        # a path read has no catalog entry to ask for the table's properties (docs/star.md)
+        "path": ["id", "msg", "_ts"]},
+    ("delta", "field metadata"): {
+        "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
+        "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"], "path": ["id", "msg"]},
+    ("iceberg", "table property"): {
+        "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"]},
+}
+READ_CASES = [(fmt, tag, read) for (fmt, tag), reads in READS.items() for read in reads]
+
+
+@pytest.mark.parametrize("fmt, tag, read", READ_CASES, ids=[" / ".join(c) for c in READ_CASES])
+def test_star_hides_tagged_columns_of_format_tables(formats, fmt, tag, read):
+    assert _entry(formats, "reads", fmt, tag, read)["columns"] == READS[(fmt, tag)][read]
+
+
+DOCS = ROOT / "docs" / "star.md"
+BEGIN, END = "<!-- formats table: tests/test_table_formats.py -->", "<!-- end of formats table -->"
+
+
+def formats_table(results: Dict[str, List[dict]]) -> str:
+    """docs/star.md's table: one row per write path, one column per format and tag."""
+    header = "| write of a `*`-selected DataFrame or query | " + " | ".join(
+        f"{'Delta' if fmt == 'delta' else 'Iceberg'}, {tag}" for fmt, tag in COMBINATIONS) + " |"
+    rows = [header, "|---" * (len(COMBINATIONS) + 1) + "|"]
+    for write in WRITES:
+        cells = []
+        for fmt, tag in COMBINATIONS:
+            found = [e for e in results["writes"] if (e["format"], e["tag"], e["write"]) == (fmt, tag, write)]
+            if not found:
+                cells.append("n/a")
+            elif found[0]["outcome"] == "kept":
+                cells.append("kept")
+            else:
+                cells.append(f"refused: `{found[0].get('error')}`" if found[0]["outcome"] == "unchanged"
+                             else f"**{found[0]['outcome']}**")
+        rows.append(f"| `{write}` | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def test_docs_table_is_these_results(formats):
+    text = DOCS.read_text()
+    table = formats_table(formats)
+    if os.environ.get("COLSEM_DOCS_REGENERATE") == "1":
+        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        DOCS.write_text(text[:start] + "\n" + table + "\n" + text[end:])
+        text = DOCS.read_text()
+    assert f"{BEGIN}\n{table}\n{END}" in text, "docs/star.md's formats table is stale: run `make formats " \
+        "PYTEST_ARGS=...` with COLSEM_DOCS_REGENERATE=1 and review the diff"
+
+
+def test_the_error_says_which_write_and_which_columns(formats):
+    entry = _entry(formats, "writes", "iceberg", "table property", "writeTo append")
+    assert re.fullmatch(
+        r"\[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN\] A DataFrame write into ice\.db\.i_\d+ would write DEFAULT "
+        r"or NULL into its hidden column\(s\) `_ts`: the data written does not provide them .*"
+        r"Select them explicitly \(SELECT \*, _ts FROM \.\.\., or df\.select\(\"\*\", \.\.\.\)\), .*"
+        r"INSERT INTO ice\.db\.i_\d+ \(id, msg\) .* SQLSTATE: 42000.*", entry["message"]), entry["message"]
+
+
+def test_getting_started_example_runs_as_written(workdir: Path):
+    """docs/getting-started.md's Delta and Iceberg example, run as a user would (in an empty folder,
+    where its Spark warehouse goes)."""
+    text = (ROOT / "docs" / "getting-started.md").read_text()
+    section = text[text.index("## With Delta Lake and Apache Iceberg"):]
+    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    folder = workdir / "getting_started_formats"
+    folder.mkdir(exist_ok=True)
+    proc = run_python("import os, sys\nos.chdir(sys.argv[1])\n" + example, args=[str(folder)],
+                      env={"COLSEM_AUTOREGISTER": "0"}, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.stdout.splitlines() == [
+        "['id', 'msg']",
+        "[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN] A DataFrame write into spark_catalog.default",
+    ], proc.stdout
