@@ -22,11 +22,15 @@ def compile_scala(sources: List[Path], spark_jars: Path, jar: Path) -> Path:
     """Compile Scala sources against Spark's jars into ``jar`` (for test-only extensions), with the
     Scala compiler of the line those jars are."""
     versions = read_versions()
-    line = next(l for l in build_jar.all_lines(versions)
-                if build_jar._holds(spark_jars, line_versions(versions, l)))
+    # The line by the jars' Spark version (any release of it: the formats venv has an older 4.1),
+    # the Scala compiler that release ships.
+    lv = next(lv for lv in (line_versions(versions, l) for l in build_jar.all_lines(versions))
+              if (build_jar.spark_version_of(spark_jars, lv["scala.binary"]) or "").startswith(lv["spark.line"] + "."))
+    library = next(spark_jars.glob("scala-library-*.jar")).name
+    lv = {**lv, "scala.version": library[len("scala-library-"):-len(".jar")]}
     java = build_jar.check_java()
     with tempfile.TemporaryDirectory() as classes:
-        build_jar._compile(java, spark_jars, line_versions(versions, line), sources, Path(classes))
+        build_jar._compile(java, spark_jars, lv, sources, Path(classes))
         with zipfile.ZipFile(jar, "w") as zf:
             for path in Path(classes).rglob("*.class"):
                 zf.write(path, str(path.relative_to(classes)))
