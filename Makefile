@@ -142,19 +142,13 @@ smoke: install
 
 # Real Delta Lake and Apache Iceberg tables (tests/test_table_formats.py) in .venv-formats: the
 # formats line's pyspark at the version delta-spark accepts, delta-spark from PyPI; the Delta and
-# Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*). With
-# FORMATS_SMOKE=1 (.ci/run) the same pytest run is also that line's smoke suite.
+# Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*).
 FORMATS_LINE := $(call version,formats.line)
-FORMATS_VENV_ARGS := SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
-  VENV_PINS='"$(call version,formats.delta.pip)"'
 formats:
-ifeq ($(FORMATS_SMOKE),1)
-	$(MAKE) smoke $(FORMATS_VENV_ARGS) SMOKE_TESTS="$(SMOKE_TESTS) tests/test_table_formats.py"
-else
-	$(MAKE) install $(FORMATS_VENV_ARGS)
+	$(MAKE) install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
+	  VENV_PINS='"$(call version,formats.delta.pip)"'
 	@echo "==> Delta Lake and Iceberg tables on Spark $(FORMATS_LINE) (.venv-formats)"
 	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py $(PYTEST_ARGS)
-endif
 
 demo: install
 	$(PY) docs/demo.py

@@ -17,18 +17,6 @@ TPCDS = Path(os.environ.get("COLSEM_TPCDS_DIR", ROOT.parent / "shared" / "tpcds"
 QUERIES = sorted(TPCDS.glob("queries/*.sql"), key=lambda p: (int(re.sub(r"\D", "", p.stem)), p.stem))
 FEATURES = ["spark.colsem.lateralAlias.enabled"]
 
-
-def _every() -> int:
-    value = os.environ.get("COLSEM_TPCDS_EVERY", "1")
-    if not value.isdigit() or int(value) < 1:
-        raise ValueError(f"COLSEM_TPCDS_EVERY={value!r}: give a whole number >= 1 (every Nth query)")
-    return int(value)
-
-
-# The queries the per-setting checks below run: all of them, or every Nth with COLSEM_TPCDS_EVERY=N
-# (.ci/run takes every 4th, spread over the corpus; tests/test_tpcds_vanilla.py always runs all).
-CHECKED = QUERIES[::_every()]
-
 pytestmark = [pytest.mark.tpcds, pytest.mark.skipif(
     not (TPCDS / "schema.sql").exists(),
     reason=f"TPC-DS corpus not found at {TPCDS}: put the team's shared/tpcds folder beside the "
@@ -84,7 +72,7 @@ def test_corpus_is_complete():
 
 
 @pytest.mark.parametrize("feature", FEATURES)
-@pytest.mark.parametrize("query", CHECKED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_feature_leaves_the_plan_unchanged(tpcds, feature, query):
     on = _default_plans(tpcds, query)[:2]
     tpcds.conf.set(feature, "false")
@@ -94,7 +82,7 @@ def test_feature_leaves_the_plan_unchanged(tpcds, feature, query):
         tpcds.conf.unset(feature)
 
 
-@pytest.mark.parametrize("query", CHECKED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_star_strategies_that_hide_nothing_leave_the_plan_unchanged(tpcds, query):
     """Star strategies on, but no TPC-DS column is tagged or matches: every `*` goes through
     colsem's wrapping and expansion and must come out exactly as vanilla Spark's."""
@@ -109,7 +97,7 @@ def test_star_strategies_that_hide_nothing_leave_the_plan_unchanged(tpcds, query
         tpcds.conf.unset("spark.colsem.star.excludePattern")
 
 
-@pytest.mark.parametrize("query", CHECKED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_responses_leave_plans_without_lookups_alone(tpcds, query):
     """Typed responses: no TPC-DS query has a map or variant lookup, so the presence analysis
     returns the query's own DataFrame, and every output type renders (the json row plan analyzes)."""
@@ -128,7 +116,7 @@ def test_responses_leave_plans_without_lookups_alone(tpcds, query):
 PLANNED_PLANS_CHECKED = tuple(int(p) for p in running_line().split(".")) >= (4, 2)
 
 
-@pytest.mark.parametrize("query", CHECKED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
     """Every query analyzes, optimizes and plans under spark.colsem.invariants=error with no
     violation; the checks change no logical plan, and the physical plan only gains the execution
@@ -163,7 +151,7 @@ def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
 DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
 
 
-@pytest.mark.parametrize("query", CHECKED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_naming_spark_dialect_leaves_the_plan_unchanged(tpcds, query):
     sql = query.read_text()
     unset = _default_plans(tpcds, query)[:2]
@@ -174,7 +162,7 @@ def test_naming_spark_dialect_leaves_the_plan_unchanged(tpcds, query):
         tpcds.conf.unset("spark.colsem.naming.dialect")
 
 
-@pytest.mark.parametrize("query", CHECKED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("query", QUERIES, ids=lambda p: p.stem)
 def test_every_dialect_analyzes_with_the_same_types(tpcds, query):
     """Every query analyzes under every dialect; only names may change, never the column count or
     types."""
