@@ -106,6 +106,11 @@ object ColsemErrors {
       "missingList" -> missing.mkString(", "),
       "columnList" -> providedColumns.mkString(", ")), Some(origin))
 
+  /** colsem's classes cannot reach the executors (see [[ExecutorJar]]); before any task starts. */
+  def jarNotOnExecutors(location: String, master: String, feature: String, reason: String): AnalysisException =
+    error("COLSEM_JAR_NOT_ON_EXECUTORS", Map(
+      "feature" -> feature, "master" -> master, "location" -> location, "reason" -> reason))
+
   def columnsArguments(count: Int): AnalysisException =
     error("COLSEM_COLUMNS_ARGUMENTS", Map("argumentCount" -> count.toString))
 

@@ -10,6 +10,8 @@ import org.apache.spark.sql.execution.{ApplyColumnarRulesAndInsertTransitions, C
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 import org.apache.spark.sql.execution.command.ExecutedCommandExec
 
+import io.colsem.ExecutorJar
+
 /**
  * Invariants 3 and 6, on the prepared physical plan (after planning and the preparation rules):
  * its output must be the analyzed output with relations stripped (names, types, nullability that
@@ -55,6 +57,9 @@ object CheckPreparedSchema {
     Invariants.record(session) match {
       case Some(record) if !record.hasReported && !PlanningInternals.explaining(session) &&
           isQueryPlan(plan, record) && record.claimRowCheck() =>
+        // The row check runs in tasks: executors must load colsem's classes.
+        val setting = if (mode == Invariants.Error) "error" else "warn"
+        ExecutorJar.ensureOnExecutors(session.sparkContext, s"spark.colsem.invariants=$setting")
         CheckedOutputExec(plan, failOnViolation = mode == Invariants.Error)
       case _ => plan
     }
