@@ -49,6 +49,28 @@ def test_dataframe_star_hides_table_columns(hiding):
     assert sorted(tuple(r) for r in df.select("*").collect()) == [(1, "a"), (2, "b")]
 
 
+@pytest.mark.skipif(not pyspark.__version__.startswith("3."), reason="Spark 3.5's own DataFrame behaviour")
+def test_spark35_dataframe_calls_keep_vanilla_behaviour(hiding):
+    """docs/versions.md, "Spark 3.5's DataFrame API": each call listed there, as it behaves on 3.5
+    with colsem loaded and the settings on. SQL text gets every feature; DataFrame calls keep
+    Spark's own stars, lateral aliases and names."""
+    session = hiding.newSession()
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    session.conf.set("spark.colsem.naming.dialect", "postgres")
+    df = session.table("star_df_t")
+    assert session.sql("SELECT * FROM star_df_t").columns == ["id", "v"]
+    for star in (df.select("*"), df.select(F.col("*")), df.selectExpr("*"), df.select(F.expr("*"))):
+        assert star.columns == ["id", "v", "_row_id"]
+    assert session.sql("SELECT id + 1 FROM star_df_t").columns == ["?column?"]
+    assert df.selectExpr("id + 1").columns == ["(id + 1)"]
+    assert df.selectExpr("id + 1 AS x", "x * 2 AS y").orderBy("x").collect() == [(2, 4), (3, 6)]
+    with pytest.raises(AnalysisException) as window:
+        df.selectExpr("id + 1 AS x", "rank() OVER (ORDER BY x) AS r").collect()
+    assert condition(window.value) == "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW"
+    assert session.sql("SELECT id + 1 AS x, rank() OVER (ORDER BY x) AS r FROM star_df_t "
+                       "ORDER BY x").collect() == [(2, 1), (3, 2)]
+
+
 def test_dataframe_transformations_keep_every_column(hiding):
     df = hiding.table("star_df_t")
     assert df.withColumn("w", F.col("id") + 1).columns == ["id", "v", "_row_id", "w"]
