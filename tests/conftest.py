@@ -17,6 +17,9 @@ from golden import running_line, version_property
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
+# spark-defaults.conf for every Spark JVM the tests start (JIT and GC flags only; see the file).
+SPARK_TEST_CONF_DIR = str(TESTS / "spark-conf")
+os.environ.setdefault("SPARK_CONF_DIR", SPARK_TEST_CONF_DIR)
 
 # Spark prints its logs on the JVM's stderr; keep the subprocesses' lean and predictable.
 QUIET_LOG4J = """\
@@ -71,6 +74,15 @@ def create_tables(session: "pyspark.sql.SparkSession") -> None:
     session.sql("INSERT INTO t2 VALUES (1, 'one', array('x', 'y')), (3, 'three', array()), (4, 'four', NULL)")
 
 
+def subprocess_env(extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+    """This process's environment without its PYSPARK_*/SPARK_* settings (a subprocess starts as a
+    user's would), with the tests' spark-defaults.conf, then ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
+    env["SPARK_CONF_DIR"] = SPARK_TEST_CONF_DIR
+    env.update(extra or {})
+    return env
+
+
 def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional[List[str]] = None,
                launcher: Optional[List[str]] = None, timeout: int = 300) -> subprocess.CompletedProcess:
     """Run a Python script in a new process (a new JVM) and return the finished process.
@@ -81,8 +93,7 @@ def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional
 
     with NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(textwrap.dedent(script))
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
-    full_env.update(env or {})
+    full_env = subprocess_env(env)
     cmd = (launcher or [sys.executable]) + [f.name] + (args or [])
     try:
         return subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=timeout,

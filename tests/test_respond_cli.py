@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +9,7 @@ from typing import List
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, subprocess_env
 from golden import running_line
 
 # Spark 3.5 has no VARIANT: there the bank documents are a MAP column (docs/versions.md).
@@ -42,7 +41,7 @@ def files(spark, workdir: Path) -> Path:
 
 
 def colsem_sql(args: List[str], cwd: Path, script: bool = False) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
+    env = subprocess_env()
     command = ([str(Path(sys.executable).parent / "colsem")] if script
                else [sys.executable, "-m", "colsem"])
     return subprocess.run(command + ["sql"] + args, cwd=str(cwd), env=env, capture_output=True,

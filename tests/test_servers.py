@@ -5,7 +5,6 @@ visible through each (lateral aliases, star strategies, naming dialects), and a 
 
 from __future__ import annotations
 
-import os
 import subprocess
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import List
 import pytest
 
 import colsem
-from conftest import SESSION_PRELUDE, result_of, run_python, stop_server
+from conftest import SESSION_PRELUDE, result_of, run_python, stop_server, subprocess_env
 from golden import running_line
 from test_connect_server import _free_port, connect_server  # noqa: F401  (fixture)
 
@@ -31,9 +30,7 @@ def _pyspark_home() -> Path:
 
 
 def _env() -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
-    env.update(SPARK_HOME=str(_pyspark_home()), COLSEM_AUTOREGISTER="0")
-    return env
+    return subprocess_env({"SPARK_HOME": str(_pyspark_home()), "COLSEM_AUTOREGISTER": "0"})
 
 
 @pytest.fixture(scope="module")
