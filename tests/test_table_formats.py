@@ -100,12 +100,42 @@ WRITES = {
     "INSERT BY NAME from a view of *": ("append", lambda fmt, t, p: (
         spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW v AS SELECT * FROM {t}"),
         spark.sql(f"INSERT INTO {t} BY NAME SELECT * FROM v"))),
+    "MERGE UPDATE SET * from SELECT *": ("merge", lambda fmt, t, p: spark.sql(
+        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
+        "WHEN MATCHED THEN UPDATE SET *")),
+    # every source row is new (ids never match), so INSERT * would copy each row
+    "MERGE INSERT * from SELECT *": ("append", lambda fmt, t, p: spark.sql(
+        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id + 100 "
+        "WHEN NOT MATCHED THEN INSERT *")),
     "MERGE from SELECT * (UPDATE SET *, INSERT *)": ("merge", lambda fmt, t, p: spark.sql(
         f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
         "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
+    # schema evolution lets INSERT * fill a column the source lacks with NULL
+    "MERGE INSERT * from SELECT *, schema evolution": ("append", lambda fmt, t, p: merge_with_schema_evolution(
+        fmt, f"INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id + 100 "
+        "WHEN NOT MATCHED THEN INSERT *")),
+    "DataFrame mergeInto insertAll of select('*')": ("append", lambda fmt, t, p: (
+        spark.table(t).select("*").alias("source").mergeInto(t, F.expr(f"{t}.id = source.id + 100"))
+        .whenNotMatched().insertAll().merge())),
+    # the source names the hidden column: target row 2 takes source row 1, source row 2 is inserted
+    "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": ("shifted merge", lambda fmt, t, p: spark.sql(
+        f"MERGE INTO {t} AS target USING (SELECT *, _ts FROM {t}) AS source ON target.id = source.id + 1 "
+        "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
+    "MERGE from SELECT * with explicit UPDATE SET": ("upper msg", lambda fmt, t, p: spark.sql(
+        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
+        "WHEN MATCHED THEN UPDATE SET msg = upper(source.msg)")),
     "all columns named": ("append", lambda fmt, t, p: spark.table(t).select("id", "msg", "_ts").writeTo(t).append()),
 }
 FORMATS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
+
+def merge_with_schema_evolution(fmt, merge):
+    if fmt == "iceberg":
+        return spark.sql("MERGE WITH SCHEMA EVOLUTION " + merge)
+    spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")  # Delta's switch
+    try:
+        return spark.sql("MERGE " + merge)
+    finally:
+        spark.conf.unset("spark.databricks.delta.schema.autoMerge.enabled")
 
 result = {"writes": [], "reads": []}
 for fmt, tag in FORMATS:
@@ -124,7 +154,9 @@ for fmt, tag in FORMATS:
             except Exception:
                 pass
         after = contents(table)
-        expected = {"append": sorted(before * 2, key=repr), "overwrite": before, "merge": before}[kind]
+        expected = {"append": sorted(before * 2, key=repr), "overwrite": before, "merge": before,
+                    "shifted merge": sorted([ROWS[0], ROWS[0], ROWS[1]], key=repr),
+                    "upper msg": [(i, m.upper(), ts) for i, m, ts in before]}[kind]
         entry["outcome"] = ("unchanged" if after == before and "error" in entry else
                             "kept" if after == expected else
                             "LOST" if any(r[2] is None for r in after) else "other")
@@ -179,10 +211,16 @@ WRITES: Dict[str, object] = {
     "save(path) append": {"delta": REFUSED},
     "INSERT INTO t SELECT * FROM t": "kept",
     "INSERT BY NAME from a view of *": REFUSED,
-    # refused by the formats themselves, so nothing is lost; saying that * hid the column is to do
-    "MERGE from SELECT * (UPDATE SET *, INSERT *)": {
-        "delta": "exception org.apache.spark.SparkException",  # an INTERNAL_ERROR
-        "iceberg": "UNRESOLVED_COLUMN.WITH_SUGGESTION"},
+    # UPDATE SET * / INSERT * from a source a * left the hidden column out of: the formats refuse
+    # them with errors that do not say why (Delta on Spark 4.1 an INTERNAL_ERROR) and, with schema
+    # evolution, fill the column with NULL; colsem refuses them before either happens
+    "MERGE UPDATE SET * from SELECT *": REFUSED,
+    "MERGE INSERT * from SELECT *": REFUSED,
+    "MERGE from SELECT * (UPDATE SET *, INSERT *)": REFUSED,
+    "MERGE INSERT * from SELECT *, schema evolution": REFUSED,
+    "DataFrame mergeInto insertAll of select('*')": REFUSED,
+    "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": "kept",
+    "MERGE from SELECT * with explicit UPDATE SET": "kept",
     "all columns named": "kept",
 }
 
@@ -276,6 +314,28 @@ def test_the_error_says_which_write_and_which_columns(formats):
         r"or NULL into its hidden column\(s\) `_ts`: the data written does not provide them .*"
         r"Select them explicitly \(SELECT \*, _ts FROM \.\.\., or df\.select\(\"\*\", \.\.\.\)\), .*"
         r"INSERT INTO ice\.db\.i_\d+ \(id, msg\) .* SQLSTATE: 42000.*", entry["message"]), entry["message"]
+
+
+MERGE_ADVICE = (
+    r"UPDATE SET \* and INSERT \* set every column of the target from the source's column of the same name\. "
+    r"Name them in the source's select list \(USING \(SELECT \*, _ts FROM \.\.\.\) AS source\), or spell the "
+    r"actions out \(UPDATE SET id = source\.id, msg = source\.msg; INSERT \(id, msg\) VALUES \(source\.id, "
+    r"source\.msg\)\): an UPDATE then keeps their values, an INSERT fills them with their defaults\.")
+
+
+@pytest.mark.parametrize("fmt, tag", COMBINATIONS, ids=[" / ".join(c) for c in COMBINATIONS])
+@pytest.mark.parametrize("write, action", [
+    ("MERGE UPDATE SET * from SELECT *", "UPDATE SET \\*"),
+    ("MERGE INSERT * from SELECT *", "INSERT \\*"),
+    ("MERGE from SELECT * (UPDATE SET *, INSERT *)", "UPDATE SET \\* and INSERT \\*"),
+])
+def test_a_merge_error_says_that_star_left_the_column_out(formats, fmt, tag, write, action):
+    entry = _entry(formats, "writes", fmt, tag, write)
+    table = r"ice\.db\.i_\d+" if fmt == "iceberg" else r"spark_catalog\.default\.d_\d+"
+    assert re.fullmatch(
+        rf"\[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN\] MERGE {action} into {table} would write DEFAULT or NULL into "
+        r"its hidden column\(s\) `_ts`: the data written does not provide them \(in this session SELECT \* "
+        r"leaves hidden columns out, .*\)\. " + MERGE_ADVICE + r" SQLSTATE: 42000.*", entry["message"]), entry["message"]
 
 
 def test_getting_started_example_runs_as_written(workdir: Path):

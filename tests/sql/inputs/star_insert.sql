@@ -30,6 +30,14 @@ INSERT INTO star_log BY NAME SELECT * FROM star_log_visible;
 -- ...and an explicit column list is how to use the defaults on purpose.
 INSERT INTO star_log (id, msg) SELECT * FROM star_log_visible WHERE id = 1 LIMIT 1;
 SELECT id, msg, _seq, _src FROM star_log WHERE _src IS NULL;
+-- MERGE's UPDATE SET * and INSERT * take every column from the source: a source that went through
+-- a * lacks the hidden ones, and the MERGE fails naming them (Delta and Iceberg: test_table_formats.py)...
+MERGE INTO star_log AS t USING (SELECT * FROM star_log_copy) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;
+MERGE INTO star_log AS t USING star_log_visible AS s ON t.id = s.id + 10 WHEN NOT MATCHED THEN INSERT *;
+-- ...while a source that names them, or explicit assignments, reach Spark as before (which runs MERGE
+-- on DSv2 tables only, and refuses it for this parquet table).
+MERGE INTO star_log AS t USING (SELECT *, _seq, _src FROM star_log_copy) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET *;
+MERGE INTO star_log AS t USING (SELECT * FROM star_log_copy) AS s ON t.id = s.id WHEN MATCHED THEN UPDATE SET msg = s.msg;
 -- Partitioned target, hidden partition column.
 CREATE TABLE star_log_parts (id INT, msg STRING, _day STRING) USING parquet PARTITIONED BY (_day) TBLPROPERTIES ('colsem.hidden_columns' = '_day');
 INSERT INTO star_log_parts VALUES (1, 'a', '2026-01-01'), (2, 'b', '2026-01-02');

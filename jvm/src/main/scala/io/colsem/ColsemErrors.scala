@@ -99,12 +99,33 @@ object ColsemErrors {
   def hiddenColumnsNotWritten(
       write: String, table: String, missing: Seq[String], providedColumns: Seq[String],
       origin: Origin): AnalysisException =
+    hiddenColumnsError(write, table, missing, origin,
+      s"Select them explicitly (SELECT *, ${missing.mkString(", ")} FROM ..., " + "or df.select(\"*\", ...)), or list " +
+        s"the columns the INSERT writes (INSERT INTO $table (${providedColumns.mkString(", ")}) ...) to fill the " +
+        "others with their defaults on purpose.")
+
+  /** The same error for a MERGE whose `UPDATE SET *` / `INSERT *` (`write`) would take columns its
+   *  source lacks; `sourceAlias` qualifies the columns of the assignments it suggests. */
+  def hiddenColumnsNotWrittenByMerge(
+      write: String, table: String, missing: Seq[String], providedColumns: Seq[String],
+      sourceAlias: Option[String], origin: Origin): AnalysisException = {
+    val alias = sourceAlias.getOrElse("source")
+    def fromSource(c: String) = s"$alias.$c"
+    hiddenColumnsError(write, table, missing, origin,
+      "UPDATE SET * and INSERT * set every column of the target from the source's column of the same name. " +
+        s"Name them in the source's select list (USING (SELECT *, ${missing.mkString(", ")} FROM ...) AS $alias), " +
+        s"or spell the actions out (UPDATE SET ${providedColumns.map(c => s"$c = ${fromSource(c)}").mkString(", ")}; " +
+        s"INSERT (${providedColumns.mkString(", ")}) VALUES (${providedColumns.map(fromSource).mkString(", ")})): " +
+        "an UPDATE then keeps their values, an INSERT fills them with their defaults.")
+  }
+
+  private def hiddenColumnsError(
+      write: String, table: String, missing: Seq[String], origin: Origin, advice: String): AnalysisException =
     error("COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN", Map(
       "write" -> write,
       "tableName" -> table,
       "missingColumns" -> missing.map(c => s"`$c`").mkString(", "),
-      "missingList" -> missing.mkString(", "),
-      "columnList" -> providedColumns.mkString(", ")), Some(origin))
+      "advice" -> advice), Some(origin))
 
   /** colsem's classes cannot reach the executors (see [[ExecutorJar]]); before any task starts. */
   def jarNotOnExecutors(location: String, master: String, feature: String, reason: String): AnalysisException =

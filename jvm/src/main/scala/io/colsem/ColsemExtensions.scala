@@ -47,7 +47,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
       // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
       _ => star.MarkColumnHidingStars,
       // ...and mark a DataFrame write's own query before Spark fills the columns it leaves out.
-      _ => star.MarkWrittenQueries))
+      _ => star.MarkWrittenQueries,
+      // ...and hold back the source of a MERGE with UPDATE SET * / INSERT * until it is checked.
+      _ => star.HoldStarMergeSources))
     // Lateral column aliases: resolve every level of them at once, each alias computed once.
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
@@ -60,6 +62,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)
     // ...and no write may fill a hidden column with DEFAULT/NULL because of a *.
     extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnWrite)
+    // ...nor a MERGE's UPDATE SET * / INSERT * from a source a * left them out of.
+    extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnMerge)
     // Which columns of a table * hides in this session, and why.
     extensions.injectTableFunction(star.ColumnsTableFunction.description)
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.

@@ -105,6 +105,10 @@ object ColumnSource {
     }
 }
 
+/** A write's target (`tableName`), its hidden `columns` the data written lacks, and the columns of
+ *  the target it does provide, in table order. */
+final case class HiddenColumnsNotProvided(tableName: String, columns: Seq[String], providedColumns: Seq[String])
+
 /**
  * Which columns of a star's input `*` leaves out. As in Flink, only columns that come straight
  * from a table, view or DataFrame are candidates: the walk passes through the operators of the
@@ -153,6 +157,22 @@ object HiddenColumns {
     else expanded.filterNot {
       case a: Attribute => hidden.contains(a.exprId)
       case _ => false
+    }
+
+  /** The hidden columns of a write's target that the data written does not provide, if any. */
+  def notProvided(
+      target: LogicalPlan,
+      provided: Seq[String],
+      exclusion: StarExclusion,
+      resolver: Resolver): Option[HiddenColumnsNotProvided] =
+    ColumnSource.of(target).flatMap { source =>
+      val hidden = source.markers(exclusion.patternText, resolver).collect {
+        case (column, markers) if exclusion.hides(markers) => column.name
+      }
+      val unprovided = hidden.filterNot(h => provided.exists(resolver(_, h)))
+      if (unprovided.isEmpty) None
+      else Some(HiddenColumnsNotProvided(source.name.getOrElse("?"), unprovided,
+        source.output.map(_.name).filter(c => provided.exists(resolver(_, c)))))
     }
 
   /** Names listed by a `colsem.hidden_columns` value: comma-separated, optionally back-quoted. */

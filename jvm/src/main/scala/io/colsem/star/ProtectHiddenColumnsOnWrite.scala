@@ -58,17 +58,9 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
 
   private def check(
       write: String, target: LogicalPlan, provided: Seq[String], exclusion: StarExclusion, origin: Origin): Unit =
-    ColumnSource.of(target).foreach { source =>
-      val resolver = conf.resolver
-      val hidden = source.markers(exclusion.patternText, resolver).collect {
-        case (column, markers) if exclusion.hides(markers) => column.name
-      }
-      val unprovided = hidden.filterNot(h => provided.exists(resolver(_, h)))
-      if (unprovided.nonEmpty) {
-        throw ColsemErrors.hiddenColumnsNotWritten(
-          write, source.name.getOrElse("?"), unprovided,
-          source.output.map(_.name).filter(c => provided.exists(resolver(_, c))), origin)
-      }
+    HiddenColumns.notProvided(target, provided, exclusion, conf.resolver).foreach { missing =>
+      throw ColsemErrors.hiddenColumnsNotWritten(
+        write, missing.tableName, missing.columns, missing.providedColumns, origin)
     }
 
   /** The table a format's path write goes to, as the session catalog reads `format.`path``

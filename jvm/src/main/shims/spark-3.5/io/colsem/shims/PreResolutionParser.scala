@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.{FunctionIdentifier, TableIdentifier}
 import org.apache.spark.sql.catalyst.analysis.CTESubstitution
 import org.apache.spark.sql.catalyst.expressions.{Expression, SubqueryExpression}
 import org.apache.spark.sql.catalyst.parser.ParserInterface
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, MergeIntoTable}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PLAN_EXPRESSION, PROJECT}
 import org.apache.spark.sql.types.{DataType, StructType}
@@ -43,9 +43,10 @@ class PreResolutionParser(
   /** The rules see what the Hints batch sees on 4.x: the plan after Spark's CTE and WINDOW
    *  substitutions (so a CTE body is part of its statement, an INSERT's included, and a named
    *  window is spelt out). When no rule changes anything, the parsed plan is returned as parsed:
-   *  colsem's settings off, the analyzer gets exactly what vanilla Spark's would. */
+   *  colsem's settings off, the analyzer gets exactly what vanilla Spark's would. A MERGE is seen
+   *  even without a SELECT (`USING v`): the rules hold back its source. */
   private def prepared(parsed: LogicalPlan): LogicalPlan = {
-    if (!parsed.containsAnyPattern(PROJECT, AGGREGATE)) return parsed
+    if (!parsed.containsAnyPattern(PROJECT, AGGREGATE) && !parsed.isInstanceOf[MergeIntoTable]) return parsed
     val substituted = session.sessionState.analyzer.WindowsSubstitution(CTESubstitution(parsed))
     val marked = rules.foldLeft(substituted)((p, rule) => everywhere(p, rule))
     if (marked fastEquals substituted) parsed else marked
