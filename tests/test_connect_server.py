@@ -1,17 +1,24 @@
 """colsem on a Spark Connect server: the jar and extension are given where the server starts, and
-a Connect client (which cannot load jars) sees colsem active through SQL."""
+a Connect client (which cannot load jars) sees colsem active through SQL, gets the responses of a
+classic session (MISSING told from NULL by colsem_with_presence on the server), and `colsem sql
+--remote` runs there."""
 
 from __future__ import annotations
 
+import json
+import os
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
+from typing import Dict, List, Optional
 
 import pytest
 
 import colsem
 from conftest import SESSION_PRELUDE, connect_server_package, result_of, run_python, stop_server
+from golden import running_line
 
 
 def _free_port() -> int:
@@ -77,3 +84,222 @@ spark.stop()
     assert out["status"]["active"] == "true"
     assert out["rows"] == [["active", "true"], ["version", colsem.build_info().version]]
     assert out["configure_error"].startswith("colsem runs inside the Spark Connect server")
+
+
+# ---- colsem.respond over Spark Connect: MISSING told from NULL by colsem_with_presence on the server
+
+HAS_VARIANT = running_line() != "3.5"  # Spark 3.5 has no VARIANT (docs/versions.md)
+
+BANK = ('{"account_number":1,"age":31}\n'
+        '{"account_number":2,"age":null}\n'
+        '{"account_number":3}\n')
+
+# Run as written in this process (a classic session) and in a Connect client: the same views and
+# DataFrames, built by the same code, on both sides.
+RESPONSE_CASES = '''
+def response_cases(spark, folder, has_variant):
+    from pyspark.sql import functions as F
+
+    spark.sql(f"CREATE OR REPLACE TEMP VIEW cb_map_raw AS SELECT * FROM parquet.`{folder}/map`")
+    spark.sql("CREATE OR REPLACE TEMP VIEW cb_map AS SELECT doc['account_number'] AS account_number, "
+              "CAST(doc['age'] AS INT) AS age FROM cb_map_raw")
+    typed = "cb_map"
+    if has_variant:
+        spark.sql(f"CREATE OR REPLACE TEMP VIEW cb_variant_raw AS SELECT * FROM parquet.`{folder}/variant`")
+        spark.sql("CREATE OR REPLACE TEMP VIEW cb_variant AS SELECT "
+                  "variant_get(doc, '$.account_number', 'long') AS account_number, "
+                  "variant_get(doc, '$.age', 'int') AS age FROM cb_variant_raw")
+        typed = "cb_variant"
+    cases = {
+        "typed_view": spark.sql(f"SELECT age, account_number FROM {typed} ORDER BY account_number"),
+        "map_lookup": spark.sql("SELECT doc['age'] AS age, element_at(doc, 'age') AS e "
+                                "FROM cb_map_raw ORDER BY doc['account_number']"),
+        "outer_join": spark.sql("SELECT k.id, b.age FROM VALUES (1), (3), (9) AS k(id) "
+                                "LEFT JOIN cb_map b ON b.account_number = k.id ORDER BY k.id"),
+        "cte_read_twice": spark.sql(
+            "WITH b AS (SELECT doc['age'] AS age, doc['account_number'] AS n FROM cb_map_raw) "
+            "SELECT age FROM b WHERE n <= (SELECT max(n) FROM b) ORDER BY n"),
+        "union_all": spark.sql(f"SELECT * FROM (SELECT age, account_number FROM {typed} "
+                               "UNION ALL SELECT CAST(NULL AS INT), 20) ORDER BY account_number"),
+        "past_aggregate": spark.sql(f"SELECT account_number, max(age) AS age FROM {typed} "
+                                    "GROUP BY account_number ORDER BY account_number"),
+        "dataframe_api": spark.table("cb_map_raw").select(
+            F.col("doc")["age"].alias("age"), F.col("doc")["account_number"].alias("n")).orderBy("n"),
+    }
+    if has_variant:
+        cases["variant_null_vs_missing"] = spark.sql(
+            "SELECT variant_get(doc, '$.age', 'variant') AS age, doc FROM cb_variant_raw "
+            "ORDER BY variant_get(doc, '$.account_number', 'long')")
+        raw = spark.table("cb_variant_raw")
+        cases["variant_dataframe_api"] = raw.select(
+            F.variant_get(raw.doc, "$.age", "int").alias("age"),
+            F.variant_get(raw.doc, "$.account_number", "long").alias("n")).orderBy("n")
+    return cases
+
+
+def response_texts(spark, folder, has_variant):
+    import colsem
+
+    out = {name: colsem.respond_text(df, format="json")
+           for name, df in response_cases(spark, folder, has_variant).items()}
+    df = response_cases(spark, folder, has_variant)["typed_view"]
+    out["iter_pieces"] = list(colsem.respond_iter(df, format="json", fetch_size=2))
+    out["respond_rows"] = colsem.respond(df, format="json", fetch_size=1)["datarows"]
+    out["missing_null"] = colsem.respond_text(df, format="json", missing="null")
+    return out
+'''
+
+SCHEMA_AGE_N = '{"schema":[{"name":"age","type":"integer"},{"name":"account_number","type":"long"}]'
+EXPECTED_TEXTS = {
+    "typed_view": SCHEMA_AGE_N + ',"datarows":[{"age":31,"account_number":1},'
+                  '{"age":null,"account_number":2},{"account_number":3}],"total":3,"size":3,"status":200}',
+    "map_lookup": '{"schema":[{"name":"age","type":"long"},{"name":"e","type":"long"}],'
+                  '"datarows":[{"age":31,"e":31},{"age":null,"e":null},{}],"total":3,"size":3,"status":200}',
+    "outer_join": '{"schema":[{"name":"id","type":"integer"},{"name":"age","type":"integer"}],'
+                  '"datarows":[{"id":1,"age":31},{"id":3},{"id":9,"age":null}],"total":3,"size":3,"status":200}',
+    "cte_read_twice": '{"schema":[{"name":"age","type":"long"}],'
+                      '"datarows":[{"age":31},{"age":null},{}],"total":3,"size":3,"status":200}',
+    "union_all": SCHEMA_AGE_N + ',"datarows":[{"age":31,"account_number":1},{"age":null,"account_number":2},'
+                 '{"account_number":3},{"age":null,"account_number":20}],"total":4,"size":4,"status":200}',
+    "past_aggregate": '{"schema":[{"name":"account_number","type":"long"},{"name":"age","type":"integer"}],'
+                      '"datarows":[{"account_number":1,"age":31},{"account_number":2,"age":null},'
+                      '{"account_number":3,"age":null}],"total":3,"size":3,"status":200}',
+    "dataframe_api": '{"schema":[{"name":"age","type":"long"},{"name":"n","type":"long"}],'
+                     '"datarows":[{"age":31,"n":1},{"age":null,"n":2},{"n":3}],"total":3,"size":3,"status":200}',
+    "iter_pieces": [SCHEMA_AGE_N + ',"datarows":[',
+                    '{"age":31,"account_number":1},{"age":null,"account_number":2}',
+                    ',{"account_number":3}', '],"total":3,"size":3,"status":200}'],
+    "respond_rows": [{"age": 31, "account_number": 1}, {"age": None, "account_number": 2},
+                     {"account_number": 3}],
+    "missing_null": SCHEMA_AGE_N + ',"datarows":[{"age":31,"account_number":1},'
+                    '{"age":null,"account_number":2},{"age":null,"account_number":3}],"total":3,"size":3,"status":200}',
+}
+if HAS_VARIANT:
+    EXPECTED_TEXTS.update({
+        "variant_null_vs_missing": '{"schema":[{"name":"age","type":"variant"},{"name":"doc","type":"variant"}],'
+                                   '"datarows":[{"age":31,"doc":{"account_number":1,"age":31}},'
+                                   '{"age":null,"doc":{"account_number":2,"age":null}},'
+                                   '{"doc":{"account_number":3}}],"total":3,"size":3,"status":200}',
+        "variant_dataframe_api": '{"schema":[{"name":"age","type":"integer"},{"name":"n","type":"long"}],'
+                                 '"datarows":[{"age":31,"n":1},{"age":null,"n":2},{"n":3}],'
+                                 '"total":3,"size":3,"status":200}',
+    })
+
+
+@pytest.fixture(scope="module")
+def bank_parquet(spark, workdir: Path) -> Path:
+    """The bank documents as parquet, a MAP column (and on Spark 4 a VARIANT one), written by the
+    classic session where the Connect server (same machine) reads them too."""
+    folder = workdir / "connect_bank"
+    folder.mkdir(exist_ok=True)
+    (folder / "bank.json").write_text(BANK)
+    (spark.read.text(str(folder / "bank.json")).selectExpr("from_json(value, 'map<string,bigint>') AS doc")
+     .write.mode("overwrite").parquet(str(folder / "map")))
+    if HAS_VARIANT:
+        (spark.read.option("singleVariantColumn", "doc").json(str(folder / "bank.json"))
+         .write.mode("overwrite").parquet(str(folder / "variant")))
+    return folder
+
+
+def test_classic_responses_tell_missing_from_null(spark, bank_parquet: Path) -> None:
+    namespace: dict = {}
+    exec(RESPONSE_CASES, namespace)
+    assert namespace["response_texts"](spark.newSession(), str(bank_parquet), HAS_VARIANT) == EXPECTED_TEXTS
+
+
+def test_connect_responses_are_the_classic_ones(connect_server: str, bank_parquet: Path) -> None:
+    """The same queries and DataFrames over Spark Connect: the server's colsem_with_presence tells
+    MISSING from NULL, so every response is the classic session's text."""
+    proc = run_python(SESSION_PRELUDE + RESPONSE_CASES + f"""
+spark = SparkSession.builder.remote("{connect_server}").getOrCreate()
+emit(connect=type(spark).__module__, texts=response_texts(spark, {str(bank_parquet)!r}, {HAS_VARIANT}),
+     views=sorted(t.name for t in spark.catalog.listTables() if t.name.startswith("_")))
+spark.stop()
+""")
+    out = result_of(proc)
+    assert out["connect"] == "pyspark.sql.connect.session"
+    assert out["texts"] == EXPECTED_TEXTS
+    assert out["views"] == []  # nothing of the responses' own is left in the session
+
+
+def colsem_sql(args: List[str], env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
+    return subprocess.run([sys.executable, "-m", "colsem", "sql"] + args, env={**clean, **(env or {})},
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+BANK_CLI_ITEMS = ("SELECT variant_get(doc, '$.age', 'int') AS age, "
+                  "variant_get(doc, '$.account_number', 'long') AS account_number") if HAS_VARIANT else \
+    "SELECT CAST(doc['age'] AS INT) AS age, doc['account_number'] AS account_number"
+
+
+def test_cli_remote_runs_every_format_on_the_server(connect_server: str, bank_parquet: Path) -> None:
+    bank = bank_parquet / ("variant" if HAS_VARIANT else "map")
+    sql = BANK_CLI_ITEMS + " FROM bank ORDER BY 2"
+    view = ["--view", f"bank={bank}"]
+    outputs = {fmt: colsem_sql(["--remote", connect_server, sql, *view, "--format", fmt])
+               for fmt in ("json", "jdbc", "csv", "table")}
+    for proc in outputs.values():
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    assert outputs["json"].stdout == EXPECTED_TEXTS["typed_view"] + "\n"
+    assert outputs["jdbc"].stdout == (SCHEMA_AGE_N + ',"datarows":[[31,1],[null,2],[null,3]],'
+                                      '"total":3,"size":3,"status":200}\n')
+    assert outputs["csv"].stdout == "age,account_number\n31,1\n,2\n,3\n"
+    assert outputs["table"].stdout == (
+        "+------+----------------+\n"
+        "| age  | account_number |\n"
+        "+------+----------------+\n"
+        "| 31   | 1              |\n"
+        "| NULL | 2              |\n"
+        "| NULL | 3              |\n"
+        "+------+----------------+\n"
+        "(3 rows)\n")
+    # SPARK_REMOTE, as PySpark reads it, and statements with a SQL setting from --conf
+    proc = colsem_sql([f"CREATE TEMP VIEW q AS {BANK_CLI_ITEMS} FROM parquet.`{bank}`;\n"
+                       "SELECT age, account_number, current_timezone() AS tz FROM q ORDER BY 2;",
+                       "--format", "json", "--conf", "spark.sql.session.timeZone=Asia/Tokyo"],
+                      env={"SPARK_REMOTE": connect_server})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout == (
+        '{"schema":[{"name":"age","type":"integer"},{"name":"account_number","type":"long"},'
+        '{"name":"tz","type":"string"}],"datarows":[{"age":31,"account_number":1,"tz":"Asia/Tokyo"},'
+        '{"age":null,"account_number":2,"tz":"Asia/Tokyo"},{"account_number":3,"tz":"Asia/Tokyo"}],'
+        '"total":3,"size":3,"status":200}\n')
+
+
+def test_cli_remote_refuses_what_only_a_starting_server_takes(connect_server: str, workdir: Path) -> None:
+    proc = colsem_sql(["--remote", connect_server, "--master", "local[1]", "SELECT 1"])
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.startswith(f"colsem sql: --master cannot apply with --remote {connect_server}: "
+                                  "a Spark Connect server runs on the master it was started with.")
+    proc = colsem_sql(["SELECT 1", "--warehouse", str(workdir)], env={"SPARK_REMOTE": connect_server})
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.startswith(f"colsem sql: --warehouse cannot apply with SPARK_REMOTE={connect_server}: "
+                                  "spark.sql.warehouse.dir is a static setting")
+    proc = colsem_sql(["--remote", connect_server, "SELECT 1", "--conf", "spark.sql.warehouse.dir=/tmp/w"])
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr.startswith(f"colsem sql: --conf spark.sql.warehouse.dir cannot apply with --remote "
+                                  f"{connect_server}: the server refused it (")
+    assert "Static and Spark core settings are fixed where the server starts" in proc.stderr
+
+
+def test_getting_started_connect_example_prints_what_the_doc_shows(connect_server: str) -> None:
+    """docs/getting-started.md's Spark Connect client, run against this server, prints exactly the
+    output block under it; its `colsem sql --remote` line prints the output in its comment."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "getting-started.md").read_text()
+    section = text[text.index("## 5. Spark Connect"):]
+    match = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S)
+    assert match, "docs/getting-started.md lost its Spark Connect example and output blocks"
+    code, expected = match.groups()
+    proc = run_python(code.replace("sc://localhost:15002", connect_server))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout == expected
+    cli = re.search(r"\ncolsem sql --remote sc://localhost:15002 (\".*?\") --format json\n# (.*)\n", section)
+    assert cli, "docs/getting-started.md lost its colsem sql --remote example"
+    proc = colsem_sql(["--remote", connect_server, json.loads(cli.group(1)), "--format", "json"])
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout == cli.group(2) + "\n"

@@ -367,10 +367,12 @@ def test_responses_leave_the_query_unchanged(spark, bank) -> None:
     assert [tuple(r) for r in df.collect()] == [(31, 1), (None, 2), (None, 3)]
 
 
-def test_spark_connect_jdbc_works_and_json_missing_needs_the_jvm() -> None:
+def test_spark_connect_server_without_colsem_json_missing_is_a_clear_error() -> None:
     """Over Spark Connect the rows render with DataFrame functions (jdbc works, and json with
-    missing='null'); telling MISSING from NULL needs the driver JVM, so json with missing='omit'
-    is a clear error instead of a silent downgrade. A local Connect server on an ephemeral port."""
+    missing='null'); telling MISSING from NULL needs colsem_with_presence on the server, so where
+    the server has no colsem, json with missing='omit' is a clear error saying what to do instead
+    of a silent downgrade. A local Connect server without colsem on an ephemeral port (the server
+    with colsem: tests/test_connect_server.py)."""
     from conftest import SESSION_PRELUDE, connect_server_package, result_of, run_python
 
     proc = run_python(SESSION_PRELUDE + f"server_package = {connect_server_package()!r}\n" + """
@@ -394,6 +396,37 @@ spark.stop()
     assert result["jdbc"] == ('{"schema":[{"name":"age","type":"integer"},{"name":"n","type":"integer"}],'
                               '"datarows":[[31,1],[null,2]],"total":2,"size":2,"status":200}')
     assert result["json_null"] == [{"age": 31, "n": 1}, {"age": None, "n": 2}]
-    assert result["error"].startswith(
-        "format='json' tells MISSING from NULL by analyzing the query plan in the driver JVM, which "
-        "a Spark Connect client cannot reach. Pass missing='null'")
+    assert result["error"] == (
+        "colsem is not active on the Spark Connect server (it has no colsem_with_presence table "
+        "function), so format='json' cannot tell MISSING values from NULL ones. Start the server with "
+        "colsem's jar and spark.sql.extensions=io.colsem.ColsemExtensions (colsem.connect_instructions() "
+        "shows how), or pass missing='null' to report MISSING values as null.")
+
+
+def test_classic_session_without_colsem_json_missing_is_a_clear_error() -> None:
+    """Spark's own error for the missing table function becomes the ColsemResponseError saying
+    what to do; any other analysis error stays as Spark raised it. (No JVM: a session stand-in.)"""
+    from types import SimpleNamespace
+
+    from pyspark.errors import AnalysisException
+
+    from colsem._respond import _with_presence
+
+    def session_raising(message: str) -> Any:
+        def sql(query: str, args: Any = None, **kwargs: Any) -> Any:
+            raise AnalysisException(message=message)
+        return SimpleNamespace(sql=sql)
+
+    missing = ("[UNRESOLVABLE_TABLE_VALUED_FUNCTION] Could not resolve `colsem_with_presence` to a "
+               "table-valued function.")
+    with pytest.raises(ColsemResponseError) as info:
+        with _with_presence(SimpleNamespace(sparkSession=session_raising(missing))):
+            pass
+    assert str(info.value) == (
+        "colsem is not active in this session (it has no colsem_with_presence table function), so "
+        "format='json' cannot tell MISSING values from NULL ones. Create the session with "
+        "colsem.configure(SparkSession.builder), or pass missing='null' to report MISSING values as null.")
+    other = "[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column `x` cannot be resolved."
+    with pytest.raises(AnalysisException, match=r"UNRESOLVED_COLUMN"):
+        with _with_presence(SimpleNamespace(sparkSession=session_raising(other))):
+            pass

@@ -1,5 +1,6 @@
 """``colsem`` command: where the jar is, its Maven coordinate, a session's status, and ``colsem sql``
-(run SQL on a local session with colsem active and print a typed response)."""
+(run SQL on a local session with colsem active, or on a Spark Connect server running colsem, and
+print a typed response)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     from . import _cli_sql
 
     _cli_sql.add_arguments(sub.add_parser(
-        "sql", help="run SQL on a local session with colsem and print a jdbc/json/table/csv response",
+        "sql", help="run SQL on a local session with colsem (or a Spark Connect server running it, "
+        "--remote) and print a jdbc/json/table/csv response",
         description=_cli_sql.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter))
     args = parser.parse_args(argv)
     if args.command == "sql":

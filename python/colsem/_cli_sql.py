@@ -1,11 +1,19 @@
-"""``colsem sql``: run SQL on a local session with colsem active and print a typed response.
+"""``colsem sql``: run SQL on a local session with colsem active, or on a Spark Connect server that
+runs colsem, and print a typed response.
 
     colsem sql "SELECT age, account_number FROM bank" --view bank=/data/bank.parquet --format json
     colsem sql -f report.sql --warehouse ./warehouse --format csv
+    colsem sql "SELECT * FROM colsem_status()" --remote sc://localhost:15002
 
 Every statement of the text runs in order; the last one's result is printed (``jdbc`` and ``json``
 as the documents of :func:`colsem.respond`, streamed; ``csv`` streamed; ``table`` aligned, so
 buffered). A progress line for running Spark stages goes to stderr.
+
+Over Spark Connect (``--remote``, or the SPARK_REMOTE environment variable as PySpark reads it)
+the server's own settings apply: ``--master``, ``--warehouse`` and static or Spark core
+``--conf`` settings are fixed where the server starts, and are refused with an error naming them;
+SQL settings (``spark.sql.*``, ``spark.colsem.*``) apply to the session. ``--view`` paths are read
+by the server.
 """
 
 from __future__ import annotations
@@ -13,13 +21,14 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import os
 import re
 import sys
 import threading
 import time
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Iterable, List, Optional, TextIO
+from typing import Any, ContextManager, Dict, Iterable, List, Optional, TextIO
 
 from ._respond import ColsemResponseError, _pieces, loads, respond_iter
 
@@ -47,7 +56,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
                         help="stage progress on stderr: auto = when stderr is a terminal and the "
                              "query runs longer than a second")
-    parser.add_argument("--master", default="local[*]", help="Spark master (default local[*])")
+    parser.add_argument("--master", help="Spark master of the local session (default local[*])")
+    parser.add_argument("--remote", metavar="URL", default=os.environ.get("SPARK_REMOTE") or None,
+                        help="run on this Spark Connect server (sc://host:port) instead of a local "
+                             "session; the server must run colsem (colsem.connect_instructions()). "
+                             "Default: $SPARK_REMOTE, as PySpark reads it")
 
 
 def split_statements(text: str) -> List[str]:
@@ -72,12 +85,14 @@ def build_session(args: argparse.Namespace) -> Any:
 
     from . import configure
 
-    builder = (SparkSession.builder.master(args.master).appName("colsem sql")
+    confs = dict(_pair(item, "--conf") for item in args.conf)
+    if args.remote:
+        return _remote_session(args, confs)
+    builder = (SparkSession.builder.master(args.master or "local[*]").appName("colsem sql")
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false"))
     if args.warehouse:
         builder.config("spark.sql.warehouse.dir", str(Path(args.warehouse).resolve()))
-    confs = dict(_pair(item, "--conf") for item in args.conf)
     if "spark.driver.extraJavaOptions" not in confs:
         # stderr is for the progress line and errors: the JVM's start-up chatter stays out of it.
         builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_quiet_log4j()}")
@@ -87,6 +102,37 @@ def build_session(args: argparse.Namespace) -> Any:
     # A failing query is reported once, on stderr, by run(); Spark would also log it (with its
     # stack trace) at ERROR level.
     spark.sparkContext.setLogLevel("FATAL")
+    return spark
+
+
+def _remote_session(args: argparse.Namespace, confs: Dict[str, str]) -> Any:
+    """A Spark Connect session. What only a starting Spark can take is refused by name before
+    connecting; each --conf is set in the session, and one the server refuses is an error."""
+    from pyspark.errors import PySparkException
+    from pyspark.sql import SparkSession
+
+    where = f"--remote {args.remote}" if os.environ.get("SPARK_REMOTE") != args.remote else \
+        f"SPARK_REMOTE={args.remote}"
+    if args.master:
+        raise SystemExit(f"colsem sql: --master cannot apply with {where}: a Spark Connect server "
+                         "runs on the master it was started with. Leave out --master (or unset "
+                         "SPARK_REMOTE to run a local session).")
+    if args.warehouse:
+        raise SystemExit(f"colsem sql: --warehouse cannot apply with {where}: spark.sql.warehouse.dir "
+                         "is a static setting, fixed where the Spark Connect server starts (and its "
+                         "tables are the server's). Start the server with --conf "
+                         "spark.sql.warehouse.dir=DIR, or leave out --warehouse.")
+    spark = SparkSession.builder.remote(args.remote).getOrCreate()
+    for key, value in confs.items():
+        try:
+            spark.conf.set(key, value)
+        except PySparkException as exc:
+            spark.stop()
+            raise SystemExit(
+                f"colsem sql: --conf {key} cannot apply with {where}: the server refused it "
+                f"({str(exc).strip().splitlines()[0]}). Static and Spark core settings are fixed "
+                "where the server starts; a client sets only SQL settings (spark.sql.*, "
+                "spark.colsem.*).") from None
     return spark
 
 
@@ -135,12 +181,16 @@ def _create_table(spark: Any, name: str, location: Path) -> None:
     spark.sql(f"CREATE TABLE IF NOT EXISTS {name} USING parquet LOCATION '{path}'")
 
 
-def register_view(spark: Any, spec: str) -> None:
+def register_view(spark: Any, spec: str, remote: bool = False) -> None:
+    """A temporary view over a file or folder. Over Spark Connect the server reads the path,
+    which this machine may not see: a path without a known suffix is read as parquet there."""
     name, path_text = _pair(spec, "--view")
     path = Path(path_text)
-    if not path.exists():
+    if not remote and not path.exists():
         raise SystemExit(f"colsem sql: --view {name}: {path} does not exist")
-    kind = "parquet" if path.is_dir() else READERS.get(path.suffix.lower())
+    kind = READERS.get(path.suffix.lower())
+    if kind is None and (remote or path.is_dir()):
+        kind = "parquet"
     if kind is None:
         raise SystemExit(f"colsem sql: --view {name}: cannot tell the format of {path} "
                          f"(known: {', '.join(sorted(READERS))}, or a folder of parquet files)")
@@ -148,6 +198,27 @@ def register_view(spark: Any, spec: str) -> None:
     if kind == "csv":
         reader = reader.option("header", "true").option("inferSchema", "true")
     reader.load(str(path)).createOrReplaceTempView(name)
+
+
+def _show_progress(stream: TextIO, elapsed: float, parts: List[str]) -> None:
+    line = f"[{' | '.join(parts)}] {elapsed:.1f}s"
+    stream.write("\r" + line[:79].ljust(79))
+    stream.flush()
+
+
+def _clear_progress(stream: TextIO) -> None:
+    stream.write("\r" + " " * 79 + "\r")
+    stream.flush()
+
+
+def progress(spark: Any, stream: TextIO, delay: float) -> ContextManager[Any]:
+    """The stage progress line of a local session (Spark's status tracker) or of a Spark Connect
+    one (the server's progress reports, PySpark 4; a 3.5 Connect client gets none)."""
+    if not type(spark).__module__.startswith("pyspark.sql.connect"):
+        return Progress(spark, stream, delay)
+    if hasattr(spark, "registerProgressHandler"):
+        return ConnectProgress(spark, stream, delay)
+    return contextlib.nullcontext()
 
 
 class Progress:
@@ -171,8 +242,7 @@ class Progress:
         self._stop.set()
         self._thread.join()
         if self._shown:
-            self._stream.write("\r" + " " * 79 + "\r")
-            self._stream.flush()
+            _clear_progress(self._stream)
 
     def _run(self) -> None:
         while not self._stop.wait(self._interval):
@@ -186,10 +256,39 @@ class Progress:
                     parts.append(f"stage {stage_id}: {info.numCompletedTasks}/{info.numTasks} tasks"
                                  f" ({info.numActiveTasks} running)")
             if parts:
-                line = f"[{' | '.join(parts)}] {elapsed:.1f}s"
-                self._stream.write("\r" + line[:79].ljust(79))
-                self._stream.flush()
+                _show_progress(self._stream, elapsed, parts)
                 self._shown = True
+
+
+class ConnectProgress:
+    """The same stderr line from the progress reports a Spark Connect server sends while it runs
+    an operation (every spark.connect.progress.reportInterval, a server setting)."""
+
+    def __init__(self, spark: Any, stream: TextIO, delay: float) -> None:
+        self._spark = spark
+        self._stream = stream
+        self._delay = delay
+        self._shown = False
+
+    def __enter__(self) -> "ConnectProgress":
+        self._started = time.monotonic()
+        self._spark.registerProgressHandler(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._spark.removeProgressHandler(self)
+        if self._shown:
+            _clear_progress(self._stream)
+
+    def __call__(self, stages: Optional[Iterable[Any]], inflight_tasks: int,
+                 operation_id: Optional[str], done: bool) -> None:
+        elapsed = time.monotonic() - self._started
+        parts = [f"stage {s.stage_id}: {s.num_completed_tasks}/{s.num_tasks} tasks"
+                 for s in (stages or []) if not s.done]
+        if parts and not done and elapsed >= self._delay:
+            parts[-1] += f" ({inflight_tasks} running)"
+            _show_progress(self._stream, elapsed, parts)
+            self._shown = True
 
 
 def _cell(value: Any) -> str:
@@ -281,7 +380,7 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None, err: Optional[Te
         if args.warehouse:
             register_warehouse(spark, Path(args.warehouse))
         for spec in args.view:
-            register_view(spark, spec)
+            register_view(spark, spec, remote=bool(args.remote))
         show = args.progress == "always" or (args.progress == "auto" and err.isatty())
         delay = 0.0 if args.progress == "always" else 1.0
         return _run_statements(spark, statements, args, out, err, show, delay)
@@ -304,7 +403,7 @@ def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace,
             PySparkLogger.getLogger(name).disabled = True
 
     try:
-        with (Progress(spark, err, delay) if show else contextlib.nullcontext()):
+        with (progress(spark, err, delay) if show else contextlib.nullcontext()):
             for sql in statements[:-1]:
                 spark.sql(sql).collect()
             df = spark.sql(statements[-1])

@@ -4,8 +4,10 @@ The schema comes from the analyzed plan (``df.schema``), never from the data, so
 or an empty result still has its types. Values are rendered to JSON text inside Spark (Spark's own
 JSON generator, ``to_json``), one string per row, so Python only splices text: the same code serves
 a 3-row answer and a 10M-row stream. Which output columns come from a MAP or VARIANT lookup, and
-whether the key or path was present, is decided on the JVM from the analyzed plan
-(``io.colsem.respond.ResponsePlan``); Python never re-resolves anything.
+whether the key or path was present, is decided where Spark analyzes the query, from the analyzed
+plan, by the table function ``colsem_with_presence`` (``io.colsem.respond.PresenceTableFunction``):
+plain SQL, so classic and Spark Connect sessions take the same path. Python never re-resolves
+anything.
 
 Document layout (keys in this order; ``total`` comes after the rows so a stream can count them)::
 
@@ -19,9 +21,12 @@ MISSING value (an absent map key or variant path) is left out, while a NULL valu
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import json
+import uuid
 from decimal import Decimal
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from ._build import ColsemError
 
@@ -113,29 +118,74 @@ def _check(format: str, types: str, missing: str) -> None:
         raise ColsemResponseError(f"missing={missing!r} is not one of {', '.join(MISSING_POLICIES)}.")
 
 
+# The table function colsem injects (PresenceTableFunction.scala) and its present columns' names:
+# PRESENT_PREFIX + the ordinal of the column each is for.
+WITH_PRESENCE = "colsem_with_presence"
+PRESENT_PREFIX = "__colsem_present_"
+
+
+def _no_colsem_error(exc: Exception) -> bool:
+    """Spark's error for a table function that does not exist, naming colsem's. PySpark 3.5's
+    Connect client gets no error class, only the message, which starts with it."""
+    condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+    missing = "UNRESOLVABLE_TABLE_VALUED_FUNCTION"
+    return (((condition is not None and condition() == missing) or str(exc).startswith(f"[{missing}]"))
+            and f"`{WITH_PRESENCE}`" in str(exc))
+
+
 def _is_connect(df: Any) -> bool:
     return type(df).__module__.startswith("pyspark.sql.connect")
 
 
-def _with_presence(df: Any) -> Tuple[Any, List[int]]:
-    """The DataFrame with the JVM's present columns appended, and each column's present ordinal."""
-    from pyspark.sql import DataFrame
+@contextlib.contextmanager
+def _with_presence(df: Any) -> Iterator[Tuple[Any, List[int]]]:
+    """The DataFrame with its present columns appended, computed where Spark runs by
+    ``colsem_with_presence``, and for each column of ``df`` its present column's ordinal (or -1).
+    The result is good until the context exits."""
+    from pyspark.errors import AnalysisException
 
     session = df.sparkSession
-    jvm = session._jvm
+    query = f"SELECT * FROM {WITH_PRESENCE}(TABLE({{}}))"
+    view = None
     try:
-        result = jvm.io.colsem.respond.ResponsePlan.withPresence(df._jdf)
-    except TypeError as exc:  # py4j: the class is not on the classpath (a JavaPackage, not callable)
-        raise ColsemResponseError(
-            "colsem's jar is not in this session, so MISSING values cannot be told from NULL "
-            "ones: create the session with colsem.configure(SparkSession.builder), or pass "
-            "missing='null'.") from exc
-    return DataFrame(result.dataFrame(), session), list(result.presentColumns())
+        try:
+            if any(p.kind is inspect.Parameter.VAR_KEYWORD
+                   for p in inspect.signature(session.sql).parameters.values()):
+                # `{df}` names the DataFrame in the SQL text without a catalog entry of ours.
+                result = session.sql(query.format("{df}"), df=df)
+            else:
+                # PySpark 3.5's Connect client has no DataFrame arguments: a temp view of our own,
+                # which the lazily re-analyzed result reads until the context exits.
+                view = f"_colsem_presence_{uuid.uuid4().hex}"
+                df.createOrReplaceTempView(view)
+                result = session.sql(query.format(view))
+        except AnalysisException as exc:
+            if not _no_colsem_error(exc):
+                raise
+            if _is_connect(df):
+                where, fix = "on the Spark Connect server", (
+                    "Start the server with colsem's jar and spark.sql.extensions="
+                    "io.colsem.ColsemExtensions (colsem.connect_instructions() shows how)")
+            else:
+                where, fix = "in this session", "Create the session with colsem.configure(SparkSession.builder)"
+            raise ColsemResponseError(
+                f"colsem is not active {where} (it has no {WITH_PRESENCE} table function), so "
+                f"format='json' cannot tell MISSING values from NULL ones. {fix}, or pass "
+                "missing='null' to report MISSING values as null.") from None
+        width = len(df.columns)
+        present = [-1] * width
+        for position, name in enumerate(result.columns[width:], start=width):
+            present[int(name[len(PRESENT_PREFIX):])] = position
+        yield result, present
+    finally:
+        if view is not None:
+            session.catalog.dropTempView(view)
 
 
-def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Any:
+@contextlib.contextmanager
+def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Iterator[Any]:
     """A one-column DataFrame (``row``, a string): each row of ``df`` as its JSON text, an array
-    (``jdbc``) or an object without its MISSING values (``json``)."""
+    (``jdbc``) or an object without its MISSING values (``json``). Read it inside the context."""
     from pyspark.sql import functions as F
 
     _check(format, "spark", missing)
@@ -147,35 +197,30 @@ def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Any:
             raise ColsemResponseError(
                 f"format='json' needs distinct column names, but {', '.join(map(repr, duplicates))} "
                 "appear more than once; give the columns distinct aliases (or use format='jdbc').")
-    present: List[int] = [-1] * len(fields)
-    source = df
-    if format == "json" and missing == "omit" and fields:
-        if _is_connect(df):
-            raise ColsemResponseError(
-                "format='json' tells MISSING from NULL by analyzing the query plan in the driver "
-                "JVM, which a Spark Connect client cannot reach. Pass missing='null' to report "
-                "MISSING values as null (their keys kept), or use format='jdbc' (where both are "
-                "null anyway).")
-        source, present = _with_presence(df)
-    width = len(source.columns)
-    positional = [f"c{i}" for i in range(width)]
-    source = source.toDF(*positional)
-    values = [_value_json(F.col(positional[i]), f.dataType) for i, f in enumerate(fields)]
-    if format == "jdbc":
-        body = F.concat_ws(",", *values) if values else F.lit("")
-        row = F.concat(F.lit("["), body, F.lit("]"))
-    else:
-        items = []
-        for i, (f, value) in enumerate(zip(fields, values)):
-            item = F.concat(F.lit(json.dumps(f.name, ensure_ascii=False) + ":"), value)
-            if present[i] >= 0:
-                # NULL present (the other side of an outer join) keeps the key: only an absent
-                # key or path is MISSING.
-                item = F.when(F.col(positional[present[i]]) == F.lit(False), F.lit(None)).otherwise(item)
-            items.append(item)
-        body = F.concat_ws(",", *items) if items else F.lit("")
-        row = F.concat(F.lit("{"), body, F.lit("}"))
-    return source.select(row.alias("row"))
+    with contextlib.ExitStack() as stack:
+        present: List[int] = [-1] * len(fields)
+        source = df
+        if format == "json" and missing == "omit" and fields:
+            source, present = stack.enter_context(_with_presence(df))
+        width = len(source.columns)
+        positional = [f"c{i}" for i in range(width)]
+        source = source.toDF(*positional)
+        values = [_value_json(F.col(positional[i]), f.dataType) for i, f in enumerate(fields)]
+        if format == "jdbc":
+            body = F.concat_ws(",", *values) if values else F.lit("")
+            row = F.concat(F.lit("["), body, F.lit("]"))
+        else:
+            items = []
+            for i, (f, value) in enumerate(zip(fields, values)):
+                item = F.concat(F.lit(json.dumps(f.name, ensure_ascii=False) + ":"), value)
+                if present[i] >= 0:
+                    # NULL present (the other side of an outer join) keeps the key: only an absent
+                    # key or path is MISSING.
+                    item = F.when(F.col(positional[present[i]]) == F.lit(False), F.lit(None)).otherwise(item)
+                items.append(item)
+            body = F.concat_ws(",", *items) if items else F.lit("")
+            row = F.concat(F.lit("{"), body, F.lit("}"))
+        yield source.select(row.alias("row"))
 
 
 def _value_json(column: Any, data_type: Any) -> Any:
@@ -206,19 +251,19 @@ def _pieces(df: Any, format: str, types: str, missing: str, fetch_size: int) -> 
         raise ColsemResponseError(f"fetch_size must be a positive number of rows, got {fetch_size}.")
     _check(format, types, missing)
     schema = schema_of(df, types)
-    rows = rendered_rows(df, format, missing)
-    yield "head", schema
-    batch: List[str] = []
-    count = 0
-    for r in rows.toLocalIterator():
-        batch.append(r[0])
-        if len(batch) == fetch_size:
-            count += len(batch)
+    with rendered_rows(df, format, missing) as rows:
+        yield "head", schema
+        batch: List[str] = []
+        count = 0
+        for r in rows.toLocalIterator():
+            batch.append(r[0])
+            if len(batch) == fetch_size:
+                count += len(batch)
+                yield "rows", batch
+                batch = []
+        count += len(batch)
+        if batch:
             yield "rows", batch
-            batch = []
-    count += len(batch)
-    if batch:
-        yield "rows", batch
     yield "tail", count
 
 
@@ -265,8 +310,8 @@ def respond(df: Any, format: str = "jdbc", types: str = "spark", missing: str = 
     _check(format, types, missing)
     schema = schema_of(df, types)
     if fetch_size is None:
-        texts: Sequence[str] = [r[0] for r in rendered_rows(df, format, missing).collect()]
-        datarows = [loads(t) for t in texts]
+        with rendered_rows(df, format, missing) as rows:
+            datarows = [loads(r[0]) for r in rows.collect()]
     else:
         datarows = []
         for kind, payload in _pieces(df, format, types, missing, fetch_size):

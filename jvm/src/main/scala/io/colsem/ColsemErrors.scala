@@ -135,6 +135,9 @@ object ColsemErrors {
   def columnsArguments(count: Int): AnalysisException =
     error("COLSEM_COLUMNS_ARGUMENTS", Map("argumentCount" -> count.toString))
 
+  def withPresenceArguments(count: Int): AnalysisException =
+    error("COLSEM_WITH_PRESENCE_ARGUMENTS", Map("argumentCount" -> count.toString))
+
   private def position(origin: Origin): String =
     (origin.line, origin.startPosition) match {
       case (Some(l), Some(p)) => s"line $l, position ${p + 1}"

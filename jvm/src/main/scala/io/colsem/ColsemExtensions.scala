@@ -66,6 +66,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnMerge)
     // Which columns of a table * hides in this session, and why.
     extensions.injectTableFunction(star.ColumnsTableFunction.description)
+    // Typed responses: a query's rows with its MISSING-vs-NULL flags, readable by any client
+    // (colsem.respond over Spark Connect as well as classic PySpark).
+    extensions.injectTableFunction(respond.PresenceTableFunction.description)
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
     // The single-pass analyzer would skip colsem's rules silently; say so.

@@ -35,16 +35,22 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
     super.afterAll()
   }
 
+  /** `sql` through `colsem_with_presence`: for each of its columns the ordinal of its present
+   *  column (or -1), found by name as colsem.respond finds it, and the rows. */
   private def presence(sql: String): (Seq[Int], Seq[Row]) = {
-    val result = ResponsePlan.withPresence(spark.sql(sql))
-    (result.presentColumns.toSeq, result.dataFrame.collect().toSeq)
+    val width = spark.sql(sql).columns.length
+    val result = spark.sql(s"SELECT * FROM ${PresenceTableFunction.Name}(TABLE($sql))")
+    val columns = result.columns.toSeq
+    assert(columns.take(width) === spark.sql(sql).columns.toSeq)
+    val ordinals = (0 until width).map(i => columns.indexOf(PresenceColumns.ColumnPrefix + i))
+    assert(ordinals.count(_ >= 0) === columns.length - width)
+    (ordinals, result.collect().toSeq)
   }
 
-  test("a plan without lookups is left as it is") {
-    val df = spark.sql("SELECT id, id + 1 AS next FROM docs")
-    val result = ResponsePlan.withPresence(df)
-    assert(result.dataFrame eq df)
-    assert(result.presentColumns.toSeq === Seq(-1, -1))
+  test("a plan without lookups gets no present column") {
+    val (ordinals, rows) = presence("SELECT id, id + 1 AS next FROM docs ORDER BY id")
+    assert(ordinals === Seq(-1, -1))
+    assert(rows === Seq(Row(1, 2), Row(2, 3), Row(3, 4)))
   }
 
   test("map lookups get a present column: false only for an absent key") {
@@ -83,6 +89,41 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
       "SELECT * FROM (SELECT id, m['age'] AS a FROM docs UNION ALL SELECT 9, CAST(NULL AS INT)) ORDER BY id")
     assert(ordinals === Seq(-1, 2))
     assert(rows.map(r => (r.getInt(0), r.getBoolean(2))) === Seq((1, true), (2, true), (3, false), (9, true)))
+  }
+
+  test("a view or table as the argument; a CTE inside the query") {
+    spark.sql("CREATE OR REPLACE TEMP VIEW ages AS SELECT id, m['age'] AS a FROM docs")
+    val rows = spark.sql(s"SELECT * FROM ${PresenceTableFunction.Name}(TABLE(ages))").collect()
+    assert(rows.map(r => (r.getInt(0), r.getBoolean(2))).sorted.toSeq === Seq((1, true), (2, true), (3, false)))
+    val (ordinals, cte) = presence("WITH q AS (SELECT id, m['age'] AS a FROM docs) SELECT a FROM q ORDER BY id")
+    assert(ordinals === Seq(1))
+    assert(cte === Seq(Row(31, true), Row(null, true), Row(null, false)))
+  }
+
+  test("* over the function keeps every column under the session's star strategies") {
+    spark.conf.set("spark.colsem.star.exclude", "PATTERN")
+    spark.conf.set("spark.colsem.star.excludePattern", "id|__colsem_.*")
+    try {
+      assert(spark.sql("SELECT * FROM docs").columns.toSeq === (if (hasVariant) Seq("m", "v") else Seq("m")))
+      assert(presence("SELECT id FROM docs ORDER BY id") === ((Seq(-1), Seq(Row(1), Row(2), Row(3)))))
+      assert(presence("SELECT id, m['age'] AS a FROM docs ORDER BY id")._1 === Seq(-1, 2))
+    } finally {
+      spark.conf.unset("spark.colsem.star.exclude")
+      spark.conf.unset("spark.colsem.star.excludePattern")
+    }
+  }
+
+  test("anything but one plain table argument is COLSEM_WITH_PRESENCE_ARGUMENTS") {
+    // Spark 3.5 parses no PARTITION BY after a TABLE argument.
+    val partitioned = if (hasVariant) Seq("TABLE(docs) PARTITION BY id") else Nil
+    for (args <- Seq("", "'docs'", "TABLE(docs), TABLE(docs)") ++ partitioned) {
+      val e = intercept[org.apache.spark.sql.AnalysisException] {
+        spark.sql(s"SELECT * FROM ${PresenceTableFunction.Name}($args)").collect()
+      }
+      assert(e.getSqlState === "42605", e.getMessage)
+      assert(e.getMessage.startsWith("[COLSEM_WITH_PRESENCE_ARGUMENTS] colsem_with_presence() takes one argument"),
+        e.getMessage)
+    }
   }
 
   test("presenceOf: the lookups it recognizes") {

@@ -2,7 +2,7 @@ package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
-import org.apache.spark.sql.catalyst.expressions.{Expression, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression, SortOrder}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.internal.SQLConf
@@ -65,13 +65,6 @@ object SparkShims extends SharedShims {
     extensions.injectParser((session, delegate) =>
       new PreResolutionParser(session, delegate, rules.map(_(session))))
 
-  /** The analyzed plan of a DataFrame. */
-  def analyzedPlan(df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row]): LogicalPlan =
-    org.apache.spark.sql.colsem.DataFrames.analyzedPlan(df)
-
-  /** A DataFrame of `df`'s session over `plan`, a resolved plan colsem built from its analyzed one. */
-  def dataFrameOf(
-      df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row],
-      plan: LogicalPlan): org.apache.spark.sql.DataFrame =
-    org.apache.spark.sql.colsem.DataFrames.ofAnalyzedPlan(df, plan)
+  /** Spark 3.5 parses no PARTITION BY or ORDER BY after a TABLE argument. */
+  def isPlainTableArgument(t: FunctionTableSubqueryArgumentExpression): Boolean = true
 }

@@ -2,7 +2,7 @@ package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedFunction, UnresolvedStarExceptOrReplace}
-import org.apache.spark.sql.catalyst.expressions.{Expression, IsNotNull, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression, IsNotNull, SortOrder}
 import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -85,13 +85,8 @@ object SparkShims extends SharedShims {
       rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =
     rules.foreach(extensions.injectHintResolutionRule)
 
-  /** The analyzed plan of a classic DataFrame. */
-  def analyzedPlan(df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row]): LogicalPlan =
-    org.apache.spark.sql.colsem.DataFrames.analyzedPlan(df)
-
-  /** A DataFrame of `df`'s session over `plan`, a resolved plan colsem built from its analyzed one. */
-  def dataFrameOf(
-      df: org.apache.spark.sql.Dataset[org.apache.spark.sql.Row],
-      plan: LogicalPlan): org.apache.spark.sql.DataFrame =
-    org.apache.spark.sql.colsem.DataFrames.ofAnalyzedPlan(df, plan)
+  /** Whether a TABLE argument is the relation alone: no PARTITION BY, WITH SINGLE PARTITION or
+   *  ORDER BY (which only a Python UDTF can honour). */
+  def isPlainTableArgument(t: FunctionTableSubqueryArgumentExpression): Boolean =
+    t.partitionByExpressions.isEmpty && !t.withSinglePartition && t.orderByExpressions.isEmpty
 }
