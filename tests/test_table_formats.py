@@ -89,6 +89,11 @@ def error_class(e):
     except Exception:
         return "exception " + type(e).__name__
 
+def merge(t, select, source_id, actions):
+    """MERGE INTO t from a query of t itself, target.id matched against `source_id`."""
+    return spark.sql(f"MERGE INTO {t} AS target USING ({select} FROM {t}) AS source "
+                     f"ON target.id = {source_id} {actions}")
+
 WRITES = {
     "saveAsTable append": ("append", lambda fmt, t, p: spark.table(t).select("*").write.format(fmt).mode("append").saveAsTable(t)),
     "writeTo append": ("append", lambda fmt, t, p: spark.table(t).select("*").writeTo(t).append()),
@@ -100,16 +105,13 @@ WRITES = {
     "INSERT BY NAME from a view of *": ("append", lambda fmt, t, p: (
         spark.sql(f"CREATE OR REPLACE TEMPORARY VIEW v AS SELECT * FROM {t}"),
         spark.sql(f"INSERT INTO {t} BY NAME SELECT * FROM v"))),
-    "MERGE UPDATE SET * from SELECT *": ("merge", lambda fmt, t, p: spark.sql(
-        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
-        "WHEN MATCHED THEN UPDATE SET *")),
+    "MERGE UPDATE SET * from SELECT *": ("merge", lambda fmt, t, p: merge(
+        t, "SELECT *", "source.id", "WHEN MATCHED THEN UPDATE SET *")),
     # every source row is new (ids never match), so INSERT * would copy each row
-    "MERGE INSERT * from SELECT *": ("append", lambda fmt, t, p: spark.sql(
-        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id + 100 "
-        "WHEN NOT MATCHED THEN INSERT *")),
-    "MERGE from SELECT * (UPDATE SET *, INSERT *)": ("merge", lambda fmt, t, p: spark.sql(
-        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
-        "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
+    "MERGE INSERT * from SELECT *": ("append", lambda fmt, t, p: merge(
+        t, "SELECT *", "source.id + 100", "WHEN NOT MATCHED THEN INSERT *")),
+    "MERGE from SELECT * (UPDATE SET *, INSERT *)": ("merge", lambda fmt, t, p: merge(
+        t, "SELECT *", "source.id", "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
     # schema evolution lets INSERT * fill a column the source lacks with NULL
     "MERGE INSERT * from SELECT *, schema evolution": ("append", lambda fmt, t, p: merge_with_schema_evolution(
         fmt, f"INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id + 100 "
@@ -118,12 +120,10 @@ WRITES = {
         spark.table(t).select("*").alias("source").mergeInto(t, F.expr(f"{t}.id = source.id + 100"))
         .whenNotMatched().insertAll().merge())),
     # the source names the hidden column: target row 2 takes source row 1, source row 2 is inserted
-    "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": ("shifted merge", lambda fmt, t, p: spark.sql(
-        f"MERGE INTO {t} AS target USING (SELECT *, _ts FROM {t}) AS source ON target.id = source.id + 1 "
-        "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
-    "MERGE from SELECT * with explicit UPDATE SET": ("upper msg", lambda fmt, t, p: spark.sql(
-        f"MERGE INTO {t} AS target USING (SELECT * FROM {t}) AS source ON target.id = source.id "
-        "WHEN MATCHED THEN UPDATE SET msg = upper(source.msg)")),
+    "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": ("shifted merge", lambda fmt, t, p: merge(
+        t, "SELECT *, _ts", "source.id + 1", "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
+    "MERGE from SELECT * with explicit UPDATE SET": ("upper msg", lambda fmt, t, p: merge(
+        t, "SELECT *", "source.id", "WHEN MATCHED THEN UPDATE SET msg = upper(source.msg)")),
     "all columns named": ("append", lambda fmt, t, p: spark.table(t).select("id", "msg", "_ts").writeTo(t).append()),
 }
 FORMATS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]

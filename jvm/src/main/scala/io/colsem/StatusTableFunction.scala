@@ -1,7 +1,6 @@
 package io.colsem
 
-import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.internal.SQLConf
@@ -19,17 +18,13 @@ import io.colsem.shims.SparkShims
 object StatusTableFunction {
   val Name = "colsem_status"
 
-  val description: (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan) = (
-    FunctionIdentifier(Name),
-    new ExpressionInfo(getClass.getName.stripSuffix("$"), null, Name,
-      s"$Name() - One row per fact about colsem in this session: key, value.",
-      "", s"\n    Examples:\n      > SELECT * FROM $Name();\n", "", "", "0.1.0", "", "scala_udf"),
-    (args: Seq[Expression]) => {
-      if (args.nonEmpty) {
-        throw ColsemErrors.statusArguments(args.size)
-      }
-      plan(SQLConf.get)
-    })
+  val description: TableFunctions.Description = TableFunctions.describe(this, Name,
+    "() - One row per fact about colsem in this session: key, value.", s"SELECT * FROM $Name();") { args =>
+    if (args.nonEmpty) {
+      throw ColsemErrors.statusArguments(args.size)
+    }
+    plan(SQLConf.get)
+  }
 
   /** The (key, value) rows, settings shown as the raw value set or the default. */
   def rows(conf: SQLConf): Seq[(String, String)] = {

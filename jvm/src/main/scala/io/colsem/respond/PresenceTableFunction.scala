@@ -1,10 +1,9 @@
 package io.colsem.respond
 
-import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo, FunctionTableSubqueryArgumentExpression}
+import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, SubqueryAlias}
 
-import io.colsem.ColsemErrors
+import io.colsem.{ColsemErrors, TableFunctions}
 import io.colsem.shims.SparkShims
 
 /**
@@ -41,15 +40,11 @@ import io.colsem.shims.SparkShims
 object PresenceTableFunction {
   val Name = "colsem_with_presence"
 
-  val description: (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan) = (
-    FunctionIdentifier(Name),
-    new ExpressionInfo(getClass.getName.stripSuffix("$"), null, Name,
-      s"$Name(TABLE(query)) - The rows of the query with, after its columns, a boolean " +
-        s"${PresenceColumns.ColumnPrefix}<i> for each column i whose value is a MAP or VARIANT " +
-        "lookup: false where the key or path is absent (MISSING), true where present (a value or NULL).",
-      "", s"\n    Examples:\n      > SELECT * FROM $Name(TABLE(SELECT m['age'] AS age FROM docs));\n",
-      "", "", "0.1.0", "", "scala_udf"),
-    (args: Seq[Expression]) => withPresence(queryOf(args)))
+  val description: TableFunctions.Description = TableFunctions.describe(this, Name,
+    "(TABLE(query)) - The rows of the query with, after its columns, a boolean " +
+      s"${PresenceColumns.ColumnPrefix}<i> for each column i whose value is a MAP or VARIANT " +
+      "lookup: false where the key or path is absent (MISSING), true where present (a value or NULL).",
+    s"SELECT * FROM $Name(TABLE(SELECT m['age'] AS age FROM docs));")(args => withPresence(queryOf(args)))
 
   private def queryOf(args: Seq[Expression]): LogicalPlan = args match {
     case Seq(t: FunctionTableSubqueryArgumentExpression)

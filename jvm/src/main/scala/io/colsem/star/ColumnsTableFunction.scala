@@ -1,14 +1,14 @@
 package io.colsem.star
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.{FunctionIdentifier, InternalRow}
-import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression, ExpressionInfo}
-import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, SubqueryAlias}
+import org.apache.spark.sql.catalyst.InternalRow
+import org.apache.spark.sql.catalyst.expressions.{AttributeReference, Expression}
+import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{BooleanType, IntegerType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.colsem.ColsemErrors
+import io.colsem.{ColsemErrors, TableFunctions}
 
 /**
  * `SELECT * FROM colsem_columns('t')`: every column of a table, view or temp view, whether `*`
@@ -18,13 +18,10 @@ import io.colsem.ColsemErrors
 object ColumnsTableFunction {
   val Name = "colsem_columns"
 
-  val description: (FunctionIdentifier, ExpressionInfo, Seq[Expression] => LogicalPlan) = (
-    FunctionIdentifier(Name),
-    new ExpressionInfo(getClass.getName.stripSuffix("$"), null, Name,
-      s"$Name(name) - One row per column of the table or view `name`: position, name, type, " +
-        "hidden (whether SELECT * leaves it out in this session), reasons.",
-      "", s"\n    Examples:\n      > SELECT * FROM $Name('events');\n", "", "", "0.1.0", "", "scala_udf"),
-    (args: Seq[Expression]) => plan(tableName(args), SparkSession.active))
+  val description: TableFunctions.Description = TableFunctions.describe(this, Name,
+    "(name) - One row per column of the table or view `name`: position, name, type, " +
+      "hidden (whether SELECT * leaves it out in this session), reasons.",
+    s"SELECT * FROM $Name('events');")(args => plan(tableName(args), SparkSession.active))
 
   private def tableName(args: Seq[Expression]): String = args match {
     case Seq(arg) if arg.foldable && arg.dataType.isInstanceOf[StringType] && arg.eval() != null =>
@@ -35,7 +32,7 @@ object ColumnsTableFunction {
   private def plan(name: String, session: SparkSession): LogicalPlan = {
     val conf = SQLConf.get
     val exclusion = StarExclusion.current(conf)
-    val source = ColumnSource.of(stripAliases(session.table(name).queryExecution.analyzed))
+    val source = ColumnSource.of(HiddenColumns.underAliases(session.table(name).queryExecution.analyzed))
       .getOrElse(throw ColsemErrors.columnsArguments(1))
     val rows = source.markers(StarExclusion.configuredPattern(conf), conf.resolver).zipWithIndex.map {
       case ((column, markers), i) =>
@@ -50,10 +47,5 @@ object ColumnsTableFunction {
       AttributeReference("type", StringType, nullable = false)(),
       AttributeReference("hidden", BooleanType, nullable = false)(),
       AttributeReference("reasons", StringType, nullable = true)()), rows)
-  }
-
-  private def stripAliases(plan: LogicalPlan): LogicalPlan = plan match {
-    case SubqueryAlias(_, child) => stripAliases(child)
-    case other => other
   }
 }

@@ -119,6 +119,12 @@ object HiddenColumns {
   val PropertyKey = "colsem.hidden_columns"
   val MetadataKey = "colsem.hidden"
 
+  /** The relation under a table reference's aliases (`t AS target`, the catalog's own alias). */
+  def underAliases(plan: LogicalPlan): LogicalPlan = plan match {
+    case SubqueryAlias(_, child) => underAliases(child)
+    case other => other
+  }
+
   /** The expression ids of the input's output columns that `*` leaves out. */
   def hiddenIds(
       input: LogicalPlan,

@@ -43,7 +43,7 @@ object ProtectHiddenColumnsOnMerge extends Rule[LogicalPlan] {
   }
 
   private def check(m: MergeIntoTable, source: LogicalPlan, exclusion: StarExclusion): Unit =
-    HiddenColumns.notProvided(stripAliases(m.targetTable), source.output.map(_.name), exclusion, conf.resolver)
+    HiddenColumns.notProvided(HiddenColumns.underAliases(m.targetTable), source.output.map(_.name), exclusion, conf.resolver)
       .foreach { missing =>
         throw ColsemErrors.hiddenColumnsNotWrittenByMerge(
           "MERGE " + HoldStarMergeSources.starActions(m).mkString(" and "), missing.tableName,
@@ -53,10 +53,5 @@ object ProtectHiddenColumnsOnMerge extends Rule[LogicalPlan] {
   private def sourceAlias(source: LogicalPlan): Option[String] = source match {
     case SubqueryAlias(identifier, _) => Some(identifier.name)
     case _ => None
-  }
-
-  private def stripAliases(plan: LogicalPlan): LogicalPlan = plan match {
-    case SubqueryAlias(_, child) => stripAliases(child)
-    case other => other
   }
 }

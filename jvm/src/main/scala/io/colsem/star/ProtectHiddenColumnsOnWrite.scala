@@ -1,7 +1,7 @@
 package io.colsem.star
 
 import org.apache.spark.sql.{SaveMode, SparkSession}
-import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, SubqueryAlias, V2WriteCommand}
+import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, V2WriteCommand}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.execution.colsem.SessionCatalogTables
@@ -38,11 +38,11 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
           case i: InsertIntoStatement if i.byName && i.userSpecifiedCols.isEmpty &&
               i.table.resolved && i.query.resolved =>
             // A static partition value (PARTITION (p = 'x')) provides its column too.
-            check("INSERT BY NAME", stripAliases(i.table), i.query.output.map(_.name) ++ i.partitionSpec.keys,
+            check("INSERT BY NAME", HiddenColumns.underAliases(i.table), i.query.output.map(_.name) ++ i.partitionSpec.keys,
               exclusion, i.query.origin)
           case w: V2WriteCommand if w.table.resolved && w.query.resolved =>
             MarkWrittenQueries.writtenQuery(w).foreach { query =>
-              val target = stripAliases(w.table)
+              val target = HiddenColumns.underAliases(w.table)
               val provided =
                 if (w.isByName) query.output.map(_.name)
                 else target.output.take(query.output.size).map(_.name)
@@ -71,9 +71,4 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
         SessionCatalogTables.relation(SparkSession.active, Seq(format.shortName()), path)
       case _ => None
     }
-
-  private def stripAliases(plan: LogicalPlan): LogicalPlan = plan match {
-    case SubqueryAlias(_, child) => stripAliases(child)
-    case other => other
-  }
 }
