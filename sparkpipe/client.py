@@ -40,7 +40,9 @@ class Worker:
 
     def start(self) -> None:
         self.starts += 1
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
+        # A user's spark-defaults.conf still applies (the tests' sets JIT flags for short JVMs).
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("PYSPARK_", "SPARK_")) or k == "SPARK_CONF_DIR"}
         if self.mode == "vanilla":
             env["COLSEM_AUTOREGISTER"] = "0"
         # Unique per process start (a fuzz golden worker is started afresh for every save).

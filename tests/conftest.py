@@ -74,17 +74,20 @@ def create_tables(session: "pyspark.sql.SparkSession") -> None:
     session.sql("INSERT INTO t2 VALUES (1, 'one', array('x', 'y')), (3, 'three', array()), (4, 'four', NULL)")
 
 
-def subprocess_env(extra: Optional[Dict[str, str]] = None) -> Dict[str, str]:
+def subprocess_env(extra: Optional[Dict[str, str]] = None, long_running: bool = False) -> Dict[str, str]:
     """This process's environment without its PYSPARK_*/SPARK_* settings (a subprocess starts as a
-    user's would), with the tests' spark-defaults.conf, then ``extra``."""
+    user's would), with the tests' spark-defaults.conf, then ``extra``. A ``long_running`` JVM
+    (minutes of Spark jobs, Delta's say) keeps the JVM's own JIT: C1 alone makes it slower."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYSPARK_", "SPARK_"))}
-    env["SPARK_CONF_DIR"] = SPARK_TEST_CONF_DIR
+    if not long_running:
+        env["SPARK_CONF_DIR"] = SPARK_TEST_CONF_DIR
     env.update(extra or {})
     return env
 
 
 def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional[List[str]] = None,
-               launcher: Optional[List[str]] = None, timeout: int = 300) -> subprocess.CompletedProcess:
+               launcher: Optional[List[str]] = None, timeout: int = 300,
+               long_running: bool = False) -> subprocess.CompletedProcess:
     """Run a Python script in a new process (a new JVM) and return the finished process.
 
     The script prints its results as one JSON line starting with ``RESULT ``; see :func:`result_of`.
@@ -93,7 +96,7 @@ def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional
 
     with NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(textwrap.dedent(script))
-    full_env = subprocess_env(env)
+    full_env = subprocess_env(env, long_running)
     cmd = (launcher or [sys.executable]) + [f.name] + (args or [])
     try:
         return subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=timeout,

@@ -190,7 +190,8 @@ print("RESULT " + json.dumps(result), flush=True)
 def formats(workdir: Path) -> Dict[str, List[dict]]:
     work = workdir / "formats"
     work.mkdir(exist_ok=True)
-    proc = run_python(SCRIPT, env={"COLSEM_AUTOREGISTER": "0"}, args=[str(work), PACKAGES], timeout=900)
+    proc = run_python(SCRIPT, env={"COLSEM_AUTOREGISTER": "0"}, args=[str(work), PACKAGES], timeout=900,
+                      long_running=True)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, proc.stderr[-6000:]
     return json.loads(lines[-1][len("RESULT "):])
