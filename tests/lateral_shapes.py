@@ -1,0 +1,77 @@
+"""The annotated golden file of lateral-alias shapes (tests/sql/inputs/lateral_alias_shapes.sql).
+
+Whole-line comments before a statement annotate it:
+
+    -- shape: <name>        starts a shape: the docs table has one row per shape, its first
+                            statement being the example
+    -- inlined: <SQL>       the statement with every lateral alias replaced by hand by what it
+                            names; colsem must answer the statement exactly as vanilla Spark
+                            answers this (names, types, rows)
+    -- duckdb               DuckDB shares the syntax: its answer (or refusal) is recorded, and
+                            where it answers, the rows must be colsem's
+
+The golden test runs the file as any other; these annotations are for
+tests/test_lateral_alias_shapes.py."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional
+
+from golden import INPUTS
+
+SHAPES_FILE: Path = INPUTS / "lateral_alias_shapes.sql"
+
+
+@dataclass
+class ShapeStatement:
+    sql: str
+    shape: Optional[str]
+    inlined: Optional[str] = None
+    duckdb: bool = False
+    first_of_shape: bool = False
+    setup: bool = False
+
+
+@dataclass
+class _Pending:
+    shape: Optional[str] = None
+    inlined: Optional[str] = None
+    duckdb: bool = False
+    new_shape: bool = False
+    lines: List[str] = field(default_factory=list)
+
+
+def parse(text: str) -> List[ShapeStatement]:
+    """Statements in order, each with its annotations (a statement ends with ';' at a line end)."""
+    out: List[ShapeStatement] = []
+    shape: Optional[str] = None
+    pending = _Pending()
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("--"):
+            body = stripped[2:].strip()
+            if body.startswith("shape:"):
+                shape = body[len("shape:"):].strip()
+                pending.new_shape = True
+            elif body.startswith("inlined:"):
+                pending.inlined = body[len("inlined:"):].strip()
+            elif body == "duckdb":
+                pending.duckdb = True
+            continue
+        if not stripped:
+            continue
+        pending.lines.append(line)
+        if re.search(r";[ \t]*$", line):
+            sql = re.sub(r";[ \t]*$", "", "\n".join(pending.lines)).strip()
+            setup = sql.upper().startswith(("CREATE", "SET"))
+            out.append(ShapeStatement(sql, None if setup else shape, pending.inlined, pending.duckdb,
+                                      pending.new_shape and not setup, setup))
+            pending = _Pending()
+    return out
+
+
+def shape_statements() -> List[ShapeStatement]:
+    return parse(SHAPES_FILE.read_text())

@@ -1,0 +1,127 @@
+"""Lateral aliases wherever a select-list name can be meant (tests/sql/inputs/lateral_alias_shapes.sql,
+annotated as tests/lateral_shapes.py says): each statement answers exactly as its hand-inlined
+query does on vanilla Spark, DuckDB agrees where it answers, and docs/lateral-aliases.md's table of
+shapes × Spark native × DuckDB × colsem is these results (`COLSEM_DOCS_REGENERATE=1` rewrites it)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Dict, List
+
+import pytest
+
+from conftest import ROOT
+from golden import format_value, is_ordered, run_statement
+from lateral_shapes import ShapeStatement, shape_statements
+
+LCA = "spark.colsem.lateralAlias.enabled"
+STATEMENTS = shape_statements()
+QUERIES = [s for s in STATEMENTS if not s.setup]
+DOCS = ROOT / "docs" / "lateral-aliases.md"
+BEGIN, END = "<!-- shapes table: tests/test_lateral_alias_shapes.py -->", "<!-- end of shapes table -->"
+
+
+def _duckdb_run(con: Any, sql: str) -> Dict[str, Any]:
+    try:
+        cur = con.execute(sql)
+        names = [d[0] for d in cur.description]
+        rows = ["\t".join(format_value(v) for v in row) for row in cur.fetchall()]
+        return {"names": names, "rows": rows if is_ordered(sql) else sorted(rows)}
+    except Exception as exc:  # duckdb's errors share no base class worth naming here
+        return {"error": str(exc).splitlines()[0]}
+
+
+@pytest.fixture(scope="module")
+def outcomes(spark) -> Dict[str, Dict[str, Any]]:
+    """Per statement: colsem's result, native Spark's (the feature off), the hand-inlined query's
+    on vanilla Spark, and DuckDB's."""
+    duckdb = pytest.importorskip("duckdb")
+    session = spark.newSession()
+    con = duckdb.connect()
+    for s in STATEMENTS:
+        if s.setup:
+            run = run_statement(session, s.sql)
+            assert "error" not in run, (s.sql, run)
+            con.execute(s.sql)
+    out: Dict[str, Dict[str, Any]] = {}
+    for s in QUERIES:
+        session.conf.set(LCA, "true")
+        entry: Dict[str, Any] = {"colsem": run_statement(session, s.sql)}
+        if "error" not in entry["colsem"]:
+            entry["names"] = session.sql(s.sql).columns
+        session.conf.set(LCA, "false")
+        entry["native"] = run_statement(session, s.sql)
+        if s.inlined:
+            entry["inlined"] = run_statement(session, s.inlined)
+            if "error" not in entry["inlined"]:
+                entry["inlined_names"] = session.sql(s.inlined).columns
+        session.conf.set(LCA, "true")
+        if s.duckdb:
+            entry["duckdb"] = _duckdb_run(con, s.sql)
+        out[s.sql] = entry
+    return out
+
+
+def _ids(statements: List[ShapeStatement]) -> List[str]:
+    return [" ".join(s.sql.split())[:90] for s in statements]
+
+
+INLINED = [s for s in QUERIES if s.inlined]
+WITH_DUCKDB = [s for s in QUERIES if s.duckdb]
+
+
+def test_every_answer_has_its_hand_inlined_query(outcomes):
+    assert all(s.shape for s in QUERIES), [s.sql for s in QUERIES if not s.shape]
+    unproven = [s.sql for s in QUERIES if "error" not in outcomes[s.sql]["colsem"] and not s.inlined]
+    assert not unproven, "each statement colsem answers needs its `-- inlined:` form"
+
+
+@pytest.mark.parametrize("stmt", INLINED, ids=_ids(INLINED))
+def test_answers_exactly_as_the_hand_inlined_query(outcomes, stmt):
+    entry = outcomes[stmt.sql]
+    assert "error" not in entry["inlined"], ("the hand-inlined query fails", entry["inlined"])
+    assert entry["colsem"] == entry["inlined"]
+    assert entry["names"] == entry["inlined_names"]
+
+
+@pytest.mark.parametrize("stmt", WITH_DUCKDB, ids=_ids(WITH_DUCKDB))
+def test_duckdb_gives_the_same_rows_where_it_answers(outcomes, stmt):
+    entry = outcomes[stmt.sql]
+    duck = entry["duckdb"]
+    if "error" in duck:
+        return  # recorded in the docs table: colsem answers where DuckDB refuses
+    assert "error" not in entry["colsem"], ("DuckDB answers, colsem refuses", entry["colsem"])
+    assert duck["rows"] == entry["colsem"]["rows"]
+    assert duck["names"] == entry["names"]
+
+
+def _outcome(result: Dict[str, Any]) -> str:
+    return f"refused (`{result['error']}`)" if "error" in result else "answers"
+
+
+def shapes_table(outcomes: Dict[str, Dict[str, Any]]) -> str:
+    rows = ["| shape | example | Spark native | DuckDB | colsem |", "|---|---|---|---|---|"]
+    for s in QUERIES:
+        if not s.first_of_shape:
+            continue
+        entry = outcomes[s.sql]
+        duck = entry.get("duckdb")
+        duck_cell = "not the same syntax" if duck is None else ("refuses" if "error" in duck else "answers")
+        colsem = _outcome(entry["colsem"])
+        if s.inlined and "error" not in entry["colsem"]:
+            colsem = "answers, as the hand-inlined query"
+        example = " ".join(s.sql.split()).replace("|", "\\|")
+        rows.append(f"| {s.shape} | `{example}` | {_outcome(entry['native'])} | {duck_cell} | {colsem} |")
+    return "\n".join(rows)
+
+
+def test_docs_table_is_these_results(outcomes):
+    text = DOCS.read_text()
+    table = shapes_table(outcomes)
+    if os.environ.get("COLSEM_DOCS_REGENERATE") == "1":
+        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        DOCS.write_text(text[:start] + "\n" + table + "\n" + text[end:])
+        text = DOCS.read_text()
+    assert f"{BEGIN}\n{table}\n{END}" in text, (
+        "docs/lateral-aliases.md's shapes table is stale: run `make test PYTEST_ARGS='-k shapes'` with "
+        "COLSEM_DOCS_REGENERATE=1 and review the diff")
