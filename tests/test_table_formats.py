@@ -119,6 +119,14 @@ WRITES = {
     "DataFrame mergeInto insertAll of select('*')": ("append", lambda fmt, t, p: (
         spark.table(t).select("*").alias("source").mergeInto(t, F.expr(f"{t}.id = source.id + 100"))
         .whenNotMatched().insertAll().merge())),
+    # Delta's own merge API resolves the MERGE itself; with schema evolution insertAll() fills a
+    # column the source lacks with NULL
+    "DeltaTable.merge insertAll of select('*'), schema evolution": ("append", lambda fmt, t, p: delta_merge(
+        t, spark.table(t).select("*"), "target.id = source.id + 100", lambda m: m.whenNotMatchedInsertAll())),
+    "DeltaTable.merge insertAll of select('*', '_ts'), schema evolution": ("append", lambda fmt, t, p: delta_merge(
+        t, spark.table(t).select("*", "_ts"), "target.id = source.id + 100", lambda m: m.whenNotMatchedInsertAll())),
+    "DeltaTable.merge updateAll of select('*'), schema evolution": ("merge", lambda fmt, t, p: delta_merge(
+        t, spark.table(t).select("*"), "target.id = source.id", lambda m: m.whenMatchedUpdateAll())),
     # the source names the hidden column: target row 2 takes source row 1, source row 2 is inserted
     "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": ("shifted merge", lambda fmt, t, p: merge(
         t, "SELECT *, _ts", "source.id + 1", "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
@@ -127,6 +135,18 @@ WRITES = {
     "all columns named": ("append", lambda fmt, t, p: spark.table(t).select("id", "msg", "_ts").writeTo(t).append()),
 }
 FORMATS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
+
+DELTA_ONLY = {"save(path) append", "DeltaTable.merge insertAll of select('*'), schema evolution",
+              "DeltaTable.merge insertAll of select('*', '_ts'), schema evolution",
+              "DeltaTable.merge updateAll of select('*'), schema evolution"}
+
+def delta_merge(t, source, condition, actions):
+    from delta.tables import DeltaTable
+    spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")
+    try:
+        actions(DeltaTable.forName(spark, t).alias("target").merge(source.alias("source"), condition)).execute()
+    finally:
+        spark.conf.unset("spark.databricks.delta.schema.autoMerge.enabled")
 
 def merge_with_schema_evolution(fmt, merge):
     if fmt == "iceberg":
@@ -140,7 +160,7 @@ def merge_with_schema_evolution(fmt, merge):
 result = {"writes": [], "reads": []}
 for fmt, tag in FORMATS:
     for write, (kind, run) in WRITES.items():
-        if write == "save(path) append" and fmt != "delta":
+        if write in DELTA_ONLY and fmt != "delta":
             continue
         table, path = make(fmt, tag)
         before = contents(table)
@@ -175,6 +195,9 @@ for fmt, tag in FORMATS:
         reads["VERSION AS OF"] = lambda: spark.sql(f"SELECT * FROM {table} VERSION AS OF 1").columns
         reads["versionAsOf"] = lambda: spark.read.option("versionAsOf", 1).table(table).select("*").columns
         reads["path"] = lambda: spark.sql(f"SELECT * FROM delta.`{path}`").columns
+        reads["load(path)"] = lambda: spark.read.format("delta").load(path).select("*").columns
+        reads["colsem_columns by path"] = lambda: [r.name for r in spark.sql(
+            f"SELECT * FROM colsem_columns('delta.`{path}`')").collect() if r.hidden]
     for read, run in reads.items():
         try:
             value = run()
@@ -220,6 +243,9 @@ WRITES: Dict[str, object] = {
     "MERGE from SELECT * (UPDATE SET *, INSERT *)": REFUSED,
     "MERGE INSERT * from SELECT *, schema evolution": REFUSED,
     "DataFrame mergeInto insertAll of select('*')": REFUSED,
+    "DeltaTable.merge insertAll of select('*'), schema evolution": {"delta": REFUSED},
+    "DeltaTable.merge insertAll of select('*', '_ts'), schema evolution": {"delta": "kept"},
+    "DeltaTable.merge updateAll of select('*'), schema evolution": {"delta": "kept"},
     "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": "kept",
     "MERGE from SELECT * with explicit UPDATE SET": "kept",
     "all columns named": "kept",
@@ -257,11 +283,12 @@ READS = {
     ("delta", "table property"): {
         "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
         "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"],
-        # a path read has no catalog entry to ask for the table's properties (docs/star.md)
-        "path": ["id", "msg", "_ts"]},
+        # a read by path: the session catalog reads delta.`<path>` with the log's properties
+        "path": ["id", "msg"], "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"]},
     ("delta", "field metadata"): {
         "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
-        "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"], "path": ["id", "msg"]},
+        "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"], "path": ["id", "msg"],
+        "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"]},
     ("iceberg", "table property"): {
         "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"]},
 }
@@ -354,3 +381,15 @@ def test_getting_started_example_runs_as_written(workdir: Path):
         "['id', 'msg']",
         "[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN] A DataFrame write into spark_catalog.default",
     ], proc.stdout
+
+
+def test_delta_merge_api_error_says_the_star_left_the_columns_out(formats):
+    entry = _entry(formats, "writes", "delta", "table property",
+                   "DeltaTable.merge insertAll of select('*'), schema evolution")
+    assert re.fullmatch(
+        r"\[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN\] Delta's merge API \(DeltaTable\.merge\) into "
+        r"spark_catalog\.default\.d_\d+ would write DEFAULT or NULL into its hidden column\(s\) `_ts`: .*"
+        r"Its source went through a \* that left them out, and an insert of the merge would fill them with NULL "
+        r"\(insertAll\(\) with schema evolution, or an insert\(\.\.\.\) that does not set them\)\. "
+        r"Select them in the source \(df\.select\(\"\*\", \"_ts\"\)\), or set them in insert\(\.\.\.\) explicitly\..*"
+        r"SQLSTATE: 42000.*", entry["message"]), entry["message"]

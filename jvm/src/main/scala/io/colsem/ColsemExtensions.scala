@@ -71,6 +71,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectTableFunction(respond.PresenceTableFunction.description)
     // A bad or misspelt spark.colsem.* value fails the first query instead of being ignored.
     extensions.injectCheckRule(session => new ValidateColsemConf(session))
+    // Delta's merge API resolves its MERGE outside the analyzer and shows only the finished
+    // command to the checks: there, no insert may fill a hidden column a * left out with NULL.
+    extensions.injectCheckRule(_ => star.ProtectHiddenColumnsOnDeltaMerge)
     // The single-pass analyzer would skip colsem's rules silently; say so.
     extensions.injectCheckRule(session => new SinglePassResolverGuard(session))
     // Schema invariants 1 and 2 on the analyzed plan, which the later checks compare against.

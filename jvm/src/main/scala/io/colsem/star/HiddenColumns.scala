@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.catalog.{CatalogTable, HiveTableRelation}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Coalesce, ExprId, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.catalyst.trees.Origin
-import org.apache.spark.sql.execution.datasources.LogicalRelation
+import org.apache.spark.sql.execution.datasources.{FileFormat, HadoopFsRelation, LogicalRelation}
 import org.apache.spark.sql.execution.colsem.SessionCatalogTables
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
@@ -69,8 +69,8 @@ object ColumnSource {
     case v: View =>
       Some(ColumnSource("VIEW", Some(v.desc.identifier.unquotedString), v.output,
         v.desc.properties.get(HiddenColumns.PropertyKey)))
-    case r: LogicalRelation => Some(table(r.catalogTable, r.output))
-    case r: HiveTableRelation => Some(table(Some(r.tableMeta), r.output))
+    case r: LogicalRelation => Some(r.catalogTable.map(table(_, r.output)).getOrElse(tableAtPath(r)))
+    case r: HiveTableRelation => Some(table(r.tableMeta, r.output))
     case r: DataSourceV2Relation =>
       Some(ColumnSource("TABLE", Some(r.table.name()), r.output,
         Option(r.table.properties().get(HiddenColumns.PropertyKey))))
@@ -79,12 +79,36 @@ object ColumnSource {
     case _ => None
   }
 
-  private def table(catalogTable: Option[CatalogTable], output: Seq[Attribute]): ColumnSource =
-    catalogTable match {
-      case Some(t) => ColumnSource("TABLE", Some(t.identifier.unquotedString), output,
-        t.properties.get(HiddenColumns.PropertyKey).orElse(formatProperty(t)))
-      case None => ColumnSource("DATAFRAME", None, output, None)
+  private def table(t: CatalogTable, output: Seq[Attribute]): ColumnSource =
+    ColumnSource("TABLE", Some(t.identifier.unquotedString), output,
+      t.properties.get(HiddenColumns.PropertyKey).orElse(formatProperty(t)))
+
+  /**
+   * A file relation without a catalog entry: a read by path. Spark's own file formats keep no
+   * table properties there; a folder with a Delta log is a table the session catalog reads as
+   * `delta`.`<path>`, with the properties of its transaction log.
+   *
+   * {{{
+   *   SELECT * FROM delta.`/data/events`     LogicalRelation [id, msg, _ts], no catalog entry
+   *   spark_catalog.loadTable(delta.`/data/events`)   properties colsem.hidden_columns=_ts
+   * }}}
+   */
+  private def tableAtPath(r: LogicalRelation): ColumnSource = {
+    val dataFrame = ColumnSource("DATAFRAME", None, r.output, None)
+    r.relation match {
+      case fs: HadoopFsRelation if !isSparkFileFormat(fs.fileFormat) && fs.location.rootPaths.size == 1 =>
+        val session = SparkSession.active
+        SessionCatalogTables.pathIdentifier(session, fs.location.rootPaths.head).map { case (namespace, path) =>
+          ColumnSource("TABLE", Some(s"${namespace.mkString(".")}.`$path`"), r.output,
+            SessionCatalogTables.property(session, namespace, path, HiddenColumns.PropertyKey))
+        }.getOrElse(dataFrame)
+      case _ => dataFrame
     }
+  }
+
+  /** Spark's own file formats (parquet, orc, csv, ...): their folders are never a format's table. */
+  private def isSparkFileFormat(format: FileFormat): Boolean =
+    format.getClass.getName.startsWith("org.apache.spark.sql.execution.datasources.")
 
   /** Spark's own file sources keep table properties in the catalog entry. */
   private val CatalogKeepsProperties = Set("parquet", "orc", "csv", "json", "text", "avro", "binaryfile", "hive")

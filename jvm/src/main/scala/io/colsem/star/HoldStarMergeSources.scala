@@ -2,6 +2,7 @@ package io.colsem.star
 
 import org.apache.spark.sql.catalyst.plans.logical.{InsertStarAction, LogicalPlan, MergeIntoTable, UpdateStarAction}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
 
 /**
@@ -31,8 +32,20 @@ object HoldStarMergeSources extends Rule[LogicalPlan] {
     if (!plan.containsPattern(COMMAND) || StarExclusion.read(conf).isEmpty) plan
     else plan.resolveOperatorsWithPruning(_.containsPattern(COMMAND)) {
       case m: MergeIntoTable if starActions(m).nonEmpty && !m.sourceTable.isInstanceOf[UncheckedMergeSource] =>
+        markStatementSource(m)
         m.copy(sourceTable = UncheckedMergeSource(m.sourceTable))
+      case m: MergeIntoTable =>
+        markStatementSource(m)
+        m
     }
+
+  /** Marks the nodes of a MERGE statement's source (SQL, `df.mergeInto`): the format's command
+   *  it becomes is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]].
+   *  Rules that replace a node copy its tags. */
+  val StatementSource: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.star.mergeStatementSource")
+
+  private def markStatementSource(m: MergeIntoTable): Unit =
+    m.sourceTable.foreach(_.setTagValue(StatementSource, ()))
 
   /** The MERGE's actions that take every column from the source, as SQL spells them. */
   def starActions(m: MergeIntoTable): Seq[String] =

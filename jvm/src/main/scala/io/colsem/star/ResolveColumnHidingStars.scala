@@ -4,6 +4,7 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedAlias
 import org.apache.spark.sql.catalyst.expressions.NamedExpression
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
 
 /**
@@ -18,10 +19,26 @@ object ResolveColumnHidingStars extends Rule[LogicalPlan] {
     if (!plan.containsAnyPattern(PROJECT, AGGREGATE) || StarExclusion.read(conf).isEmpty) plan
     else plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
       case p: Project if p.childrenResolved && p.projectList.exists(isPending) =>
-        p.copy(projectList = decide(p.projectList, p.child))
+        markLeftOut(p, p.copy(projectList = decide(p.projectList, p.child)))
       case a: Aggregate if a.childrenResolved && a.aggregateExpressions.exists(isPending) =>
-        a.copy(aggregateExpressions = decide(a.aggregateExpressions, a.child))
+        markLeftOut(a, a.copy(aggregateExpressions = decide(a.aggregateExpressions, a.child)))
     }
+
+  /** The names of the columns a star of this SELECT list left out, on its node: a check that sees
+   *  the finished plan only (a format's own MERGE command) can tell that a `*` dropped them. */
+  val LeftOut: TreeNodeTag[Seq[String]] = TreeNodeTag[Seq[String]]("colsem.star.leftOut")
+
+  private def markLeftOut(original: LogicalPlan, plan: LogicalPlan): LogicalPlan = {
+    // The analyzer copies tags only to a node that has none: keep the original's (a write's id).
+    plan.copyTagsFrom(original)
+    val hidden = plan.expressions.collect {
+      case s: ColumnHidingStar => s
+      case UnresolvedAlias(s: ColumnHidingStar, _) => s
+    }.flatMap(_.hidden.getOrElse(Set.empty)).toSet
+    val names = plan.children.flatMap(_.output).filter(a => hidden.contains(a.exprId)).map(_.name)
+    if (names.nonEmpty) plan.setTagValue(LeftOut, names)
+    plan
+  }
 
   private def isPending(item: NamedExpression): Boolean = item match {
     case s: ColumnHidingStar => s.hidden.isEmpty

@@ -1,5 +1,9 @@
 package org.apache.spark.sql.execution.colsem
 
+import scala.util.Try
+
+import org.apache.hadoop.fs.Path
+
 import org.apache.spark.sql.{AnalysisException, SparkSession}
 import org.apache.spark.sql.connector.catalog.{Identifier, TableCatalog}
 import org.apache.spark.sql.execution.colsem.ClassicSessions.asClassic
@@ -30,4 +34,12 @@ object SessionCatalogTables {
   /** One property of the table as the session catalog's DSv2 table has it. */
   def property(session: SparkSession, namespace: Seq[String], name: String, key: String): Option[String] =
     relation(session, namespace, name).flatMap(r => Option(r.table.properties().get(key)))
+
+  /** The identifier by which the session catalog reads the table stored in folder `root`, for a
+   *  folder holding a Delta transaction log (`_delta_log`): `delta`.`<root>`. */
+  def pathIdentifier(session: SparkSession, root: Path): Option[(Seq[String], String)] = {
+    val hadoopConf = asClassic(session).sessionState.newHadoopConf()
+    val hasDeltaLog = Try(root.getFileSystem(hadoopConf).exists(new Path(root, "_delta_log"))).getOrElse(false)
+    if (hasDeltaLog) Some((Seq("delta"), root.toString)) else None
+  }
 }
