@@ -191,7 +191,12 @@ for fmt, tag in FORMATS:
             f"SELECT * FROM colsem_columns('{table}')").collect() if r.hidden],
     }
     if fmt == "delta":
+        spark.sql(f"ALTER TABLE {table} SET TBLPROPERTIES ('delta.enableChangeDataFeed' = 'true')")
         spark.sql(f"INSERT INTO {table} VALUES (3, 'c', 30)")
+        inserted = spark.sql(f"DESCRIBE HISTORY {table} LIMIT 1").first().version
+        reads["table_changes"] = lambda: spark.sql(f"SELECT * FROM table_changes('{table}', {inserted})").columns
+        reads["readChangeFeed"] = lambda: (spark.read.option("readChangeFeed", "true")
+                                           .option("startingVersion", inserted).table(table).select("*").columns)
         reads["VERSION AS OF"] = lambda: spark.sql(f"SELECT * FROM {table} VERSION AS OF 1").columns
         reads["versionAsOf"] = lambda: spark.read.option("versionAsOf", 1).table(table).select("*").columns
         reads["path"] = lambda: spark.sql(f"SELECT * FROM delta.`{path}`").columns
@@ -279,16 +284,19 @@ def test_write_keeps_hidden_values_or_fails_with_the_table_unchanged(formats, fm
 
 
 # What * shows of the table (columns id, msg, _ts; _ts hidden), and what colsem_columns marks hidden.
+CHANGE_COLUMNS = ["_change_type", "_commit_version", "_commit_timestamp"]  # Delta's change feed
 READS = {
     ("delta", "table property"): {
         "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
         "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"],
         # a read by path: the session catalog reads delta.`<path>` with the log's properties
-        "path": ["id", "msg"], "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"]},
+        "path": ["id", "msg"], "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"],
+        "table_changes": ["id", "msg"] + CHANGE_COLUMNS, "readChangeFeed": ["id", "msg"] + CHANGE_COLUMNS},
     ("delta", "field metadata"): {
         "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
         "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"], "path": ["id", "msg"],
-        "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"]},
+        "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"],
+        "table_changes": ["id", "msg"] + CHANGE_COLUMNS, "readChangeFeed": ["id", "msg"] + CHANGE_COLUMNS},
     ("iceberg", "table property"): {
         "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"]},
 }
