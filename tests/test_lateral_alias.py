@@ -245,3 +245,13 @@ def test_where_and_subquery_aliases_follow_the_switch(session, query):
     with pytest.raises(AnalysisException) as err:
         session.sql(query)
     assert condition(err.value).startswith("UNRESOLVED_COLUMN")
+
+
+@pytest.mark.skipif(pyspark.__version__.startswith("3."), reason="pipe syntax is Spark 4's")
+def test_pipe_where_before_a_later_select_reads_no_alias(session):
+    # |> WHERE filters what comes before it; the alias of a later |> SELECT does not exist there.
+    query = "FROM t1 |> WHERE x > 1 |> SELECT s1 + 1 AS x"
+    with pytest.raises(AnalysisException) as err:
+        session.sql(query)
+    assert condition(err.value).startswith("UNRESOLVED_COLUMN")
+    assert session.sql("FROM t1 |> SELECT s1 + 1 AS x |> WHERE x > 3").count() == 2

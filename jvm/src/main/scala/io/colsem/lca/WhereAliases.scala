@@ -4,6 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.Filter
+import org.apache.spark.sql.catalyst.trees.Origin
 
 import io.colsem.{ColsemErrors, LateralAliasCandidate}
 
@@ -11,7 +12,8 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * Select-list aliases named in the WHERE directly below the list, as DuckDB and Snowflake read
  * them: `SELECT price * qty AS total FROM orders WHERE total > 100` filters on `price * qty`.
  * Only a name vanilla Spark gives no meaning ([[UnresolvableNames]]) may mean an alias, and it
- * means the one item of the list with that alias (two: AMBIGUOUS_LATERAL_COLUMN_ALIAS). In a plain
+ * means the one item of the list with that alias (two: AMBIGUOUS_LATERAL_COLUMN_ALIAS); the WHERE must
+ * follow the list in the SQL text (pipe syntax filters before a later `|> SELECT`). In a plain
  * list the alias is computed once, below the Filter, and the list reads it there (so a `rand()`
  * alias filters on the value it returns):
  * {{{
@@ -34,13 +36,20 @@ private[lca] object WhereAliases {
       filter: Filter): Map[UnresolvedAttribute, Int] =
     if (filter.condition.resolved || !filter.child.resolved) Map.empty
     else filter.condition.collect { case u: UnresolvedAttribute => u }.distinct.flatMap { u =>
-      LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size) match {
+      val named = LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size)
+      named.filter(j => follows(u.origin, items(j).origin)) match {
         case Seq() => None
         case _ if !UnresolvableNames(session, resolver, u, Seq(filter.child)) => None
         case Seq(j) => Some(u -> j)
         case many => throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
       }
     }.toMap
+
+  /** Whether the name comes after the item in one SQL text: a WHERE after its SELECT list, not a
+   *  pipe `|> WHERE` before a later `|> SELECT` (nor a DataFrame's filter, with a text of its own). */
+  private def follows(name: Origin, item: Origin): Boolean =
+    name.sqlText.isDefined && name.sqlText == item.sqlText &&
+      name.startIndex.exists(n => item.stopIndex.exists(n > _))
 
   /** Fails unless every alias the WHERE uses (and every alias those use) has a value per input
    *  row: no aggregate, no window function. */
