@@ -30,3 +30,94 @@ SELECT v * 2 AS d, sum(d) OVER (ORDER BY d) AS running FROM lt ORDER BY d;
 -- (grouping and window shapes)
 
 -- (WHERE and subquery shapes)
+-- shape: alias in a correlated scalar subquery
+-- inlined: SELECT k + 1 AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < (lt.k + 1)) AS m FROM lt ORDER BY x, m
+-- duckdb
+SELECT k + 1 AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < x) AS m FROM lt ORDER BY x, m;
+-- Unaliased, the subquery is named after the alias it reads.
+-- inlined: SELECT k + 1 AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < (lt.k + 1)) AS `scalarsubquery(x)` FROM lt ORDER BY x
+SELECT k + 1 AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < x) FROM lt ORDER BY x;
+-- A later item uses the alias too: it is still computed once, below the list.
+-- inlined: SELECT k + 1 AS x, (SELECT count(*) FROM lt2 WHERE lt2.k <= (lt.k + 1)) AS m, (k + 1) * 2 AS y FROM lt ORDER BY x
+-- duckdb
+SELECT k + 1 AS x, (SELECT count(*) FROM lt2 WHERE lt2.k <= x) AS m, x * 2 AS y FROM lt ORDER BY x;
+-- A struct field of an alias.
+-- inlined: SELECT named_struct('a', k) AS st, (SELECT max(v) FROM lt2 WHERE lt2.k = lt.k) AS m FROM lt ORDER BY m
+SELECT named_struct('a', k) AS st, (SELECT max(v) FROM lt2 WHERE lt2.k = st.a) AS m FROM lt ORDER BY m;
+-- The subquery's own column wins: lt2 has k, so `k` is lt2.k, and `v` below is lt2.v.
+-- inlined: SELECT v AS k, (SELECT max(v) FROM lt2 WHERE lt2.k = lt2.k) AS m FROM lt ORDER BY k
+-- duckdb
+SELECT v AS k, (SELECT max(v) FROM lt2 WHERE lt2.k = k) AS m FROM lt ORDER BY k;
+-- An outer column wins over an alias of the same name: `v` is lt.v.
+-- inlined: SELECT k AS v, (SELECT count(*) FROM orders WHERE orders.qty < lt.v * 2) AS m FROM lt ORDER BY v, m
+-- duckdb
+SELECT k AS v, (SELECT count(*) FROM orders WHERE orders.qty < v * 2) AS m FROM lt ORDER BY v, m;
+-- Left to right: an alias defined after the subquery is no outer reference.
+SELECT (SELECT max(v) FROM lt2 WHERE lt2.k < x) AS m, k + 1 AS x FROM lt;
+-- Two earlier aliases of the name: Spark's ambiguity error.
+SELECT k AS x, v AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < x) AS m FROM lt;
+
+-- shape: alias in a correlated EXISTS
+-- inlined: SELECT k + 1 AS x, EXISTS (SELECT 1 FROM lt2 WHERE lt2.k = (lt.k + 1)) AS e FROM lt ORDER BY x
+-- duckdb
+SELECT k + 1 AS x, EXISTS (SELECT 1 FROM lt2 WHERE lt2.k = x) AS e FROM lt ORDER BY x;
+
+-- shape: alias IN a subquery
+-- inlined: SELECT k + 2 AS x, (k + 2) IN (SELECT k FROM lt2) AS i FROM lt ORDER BY x
+-- duckdb
+SELECT k + 2 AS x, x IN (SELECT k FROM lt2) AS i FROM lt ORDER BY x;
+-- inlined: SELECT k + 1 AS x, 3 IN (SELECT lt2.k FROM lt2 WHERE lt2.v > (lt.k + 1) * 2) AS i FROM lt ORDER BY x
+-- duckdb
+SELECT k + 1 AS x, 3 IN (SELECT lt2.k FROM lt2 WHERE lt2.v > x * 2) AS i FROM lt ORDER BY x;
+
+-- shape: alias in a subquery's own SELECT list
+-- inlined: SELECT k AS x, (SELECT lt.k * 10) AS m FROM lt ORDER BY x
+-- duckdb
+SELECT k AS x, (SELECT x * 10) AS m FROM lt ORDER BY x;
+
+-- shape: select alias in WHERE
+-- inlined: SELECT price * qty AS total FROM orders WHERE price * qty > 100 ORDER BY total
+-- duckdb
+SELECT price * qty AS total FROM orders WHERE total > 100 ORDER BY total;
+-- inlined: SELECT id, price * qty AS total FROM orders WHERE price * qty > 60 AND id < 3 ORDER BY id
+-- duckdb
+SELECT id, price * qty AS total FROM orders WHERE total > 60 AND id < 3 ORDER BY id;
+-- With a star.
+-- inlined: SELECT *, price * qty AS total FROM orders WHERE price * qty > 100
+-- duckdb
+SELECT *, price * qty AS total FROM orders WHERE total > 100;
+-- In an aggregate list (per row in WHERE, per group in the list).
+-- inlined: SELECT k + 1 AS x, count(*) AS c FROM lt WHERE k + 1 > 1 GROUP BY k ORDER BY x
+-- duckdb
+SELECT k + 1 AS x, count(*) AS c FROM lt WHERE x > 1 GROUP BY k ORDER BY x;
+
+-- With a subquery in the list that reads the same alias.
+-- inlined: SELECT k + 1 AS x, (SELECT count(*) FROM lt2 WHERE lt2.k < lt.k + 1) AS m FROM lt WHERE k + 1 > 2 ORDER BY x
+-- duckdb
+SELECT k + 1 AS x, (SELECT count(*) FROM lt2 WHERE lt2.k < x) AS m FROM lt WHERE x > 2 ORDER BY x;
+
+-- shape: WHERE alias that uses another alias
+-- inlined: SELECT k + 1 AS b, (k + 1) * 2 AS c FROM lt WHERE (k + 1) * 2 > 4 ORDER BY b
+-- duckdb
+SELECT k + 1 AS b, b * 2 AS c FROM lt WHERE c > 4 ORDER BY b;
+
+-- shape: WHERE name that is also a FROM column
+-- inlined: SELECT k AS v FROM lt WHERE lt.v > 10 ORDER BY v
+-- duckdb
+SELECT k AS v FROM lt WHERE v > 10 ORDER BY v;
+
+-- shape: WHERE alias of an aggregate
+-- duckdb
+SELECT region, sum(amount) AS total FROM sales WHERE total > 2 GROUP BY region;
+-- An alias that uses an aggregate's alias.
+SELECT region, sum(amount) AS total, total * 2 AS doubled FROM sales WHERE doubled > 2 GROUP BY region;
+
+-- shape: WHERE alias of a window function
+-- duckdb
+SELECT k, row_number() OVER (ORDER BY v) AS rn FROM lt WHERE rn = 1;
+
+-- shape: WHERE alias: forward reference and ambiguity
+-- duckdb
+SELECT y + 1 AS x, k AS y FROM lt WHERE x > 1;
+-- Two items with the alias: Spark's ambiguity error, as in the list (DuckDB takes the first).
+SELECT k AS x, v AS x FROM lt WHERE x > 1;

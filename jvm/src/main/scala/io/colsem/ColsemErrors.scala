@@ -76,6 +76,18 @@ object ColsemErrors {
       origin = Some(origin))
   }
 
+  /** A WHERE name that means a select-list alias whose expression aggregates (`definition`: that
+   *  item): WHERE filters rows before they are aggregated. */
+  def aggregateAliasInWhere(name: String, definition: Origin, reference: Origin): AnalysisException =
+    error("COLSEM_AGGREGATE_ALIAS_IN_WHERE",
+      Map("name" -> name, "aliasPosition" -> position(definition)), Some(reference))
+
+  /** A WHERE name that means a select-list alias with a window function: WHERE filters rows
+   *  before window functions are computed over them. */
+  def windowAliasInWhere(name: String, definition: Origin, reference: Origin): AnalysisException =
+    error("COLSEM_WINDOW_ALIAS_IN_WHERE",
+      Map("name" -> name, "aliasPosition" -> position(definition)), Some(reference))
+
   def lateralAliasTooDeep(depth: Int, maxDepth: Int, origin: Origin): AnalysisException =
     error("COLSEM_LATERAL_ALIAS_TOO_DEEP", Map(
       "depth" -> depth.toString, "maxDepth" -> maxDepth.toString), Some(origin))

@@ -29,6 +29,9 @@ object UserQueries {
   /** The analysis of a subquery, whose names may be outer references, is under way. */
   def resolvingSubquery: Boolean = AnalysisContext.get.outerPlan.isDefined
 
+  /** The plan whose input a subquery under analysis may reach with outer references. */
+  def outerScope: Option[LogicalPlan] = AnalysisContext.get.outerPlan
+
   /** The analysis of a view's stored query (read by a statement) is under way, not of a subquery
    *  in it; on Spark 3.5, where colsem's first rules run in the parser, its parsing (under the
    *  origin Spark gives a view's text). */

@@ -33,7 +33,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
    * reads them. copies: the aliases also stay in the list (an aggregate list; always private names);
    * otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into their
    * users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
-   * COLSEM_LATERAL_ALIAS_TOO_DEEP.
+   * COLSEM_LATERAL_ALIAS_TOO_DEEP. start: the aliases already computed below `input` (a WHERE's,
+   * below its Filter), whose names and folding the new levels keep.
    */
   def materialize(
       binding: LateralAliasBinding,
@@ -41,10 +42,17 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       which: Set[Int],
       copies: Boolean,
       nativeDepth: Int,
-      maxDepth: Int): Option[(LogicalPlan, Substitution)] = {
-    val privateNames = copies || shadowsOtherNames(binding, which)
+      maxDepth: Int,
+      start: Option[Substitution] = None): Option[(LogicalPlan, Substitution)] = {
+    val privateNames = start.fold(copies || shadowsOtherNames(binding, which))(_.privateNames)
     // The items' count bounds the levels' (each item at most one level deeper than the ones it uses).
-    val folded = if (!copies && binding.items.size > nativeDepth) ChainFolding.folded(session, binding, which) else Set.empty[Int]
+    // A subquery names its alias's column, so that alias is never folded.
+    val folded =
+      if (start.isEmpty && !copies && binding.items.size > nativeDepth) {
+        ChainFolding.folded(session, binding, which) -- binding.inSubqueries.values.flatMap(_.values)
+      } else {
+        start.fold(Set.empty[Int])(_.folded)
+      }
     val kept = which -- folded
     val level = binding.levels(kept, folded)
     val levels = kept.toSeq.groupBy(level).toSeq.sortBy(_._1)
@@ -52,9 +60,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       val deepest = which.maxBy(level)
       throw ColsemErrors.lateralAliasTooDeep(levels.size, maxDepth, binding.items(deepest).origin)
     }
-    val start: Option[(LogicalPlan, Substitution)] =
-      Some((input, Substitution(binding, resolver, Map.empty, folded, privateNames)))
-    levels.foldLeft(start) {
+    val initial: Option[(LogicalPlan, Substitution)] =
+      Some((input, start.getOrElse(Substitution(binding, resolver, Map.empty, folded, privateNames))))
+    levels.foldLeft(initial) {
       case (Some((below, substitution)), (_, indices)) =>
         val ordered = indices.sorted
         val pending = ordered.map { i =>
@@ -189,6 +197,8 @@ private[lca] final case class Substitution(
     // written instead. Outside windows an unaliased item keeps native references, as native Spark
     // names `rank() OVER (...) + v`.
     def replace(node: Expression, inWindow: Boolean): Expression = node match {
+      case s: SubqueryExpression if binding.inSubqueries.contains(i) =>
+        SubqueryAliases.rewrite(s, binding.inSubqueries(i), computed)
       case c: LateralAliasCandidate => binding.meaning((i, c)) match {
         case Left(expr) => expr
         case Right(j) if forNaming && !inWindow && !folded.contains(j) =>

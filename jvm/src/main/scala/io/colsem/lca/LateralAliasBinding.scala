@@ -23,11 +23,13 @@ import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PlanTags}
  *   item 3       uses x; k is t's column
  * }}}
  * A candidate's meaning is keyed by its item too: which earlier aliases a name can mean depends
- * on the item's position.
+ * on the item's position. Names inside an item's subqueries that mean an earlier alias
+ * ([[SubqueryAliases]]) are uses of it as well.
  */
 private[lca] final class LateralAliasBinding private (
     val items: IndexedSeq[NamedExpression],
     val meaning: Map[(Int, LateralAliasCandidate), Either[Expression, Int]],
+    val inSubqueries: Map[Int, SubqueryAliases.Uses],
     dependsOn: IndexedSeq[Set[Int]]) {
 
   /** The earlier aliases item i uses directly. */
@@ -69,14 +71,16 @@ private[lca] object LateralAliasBinding {
       session: SparkSession,
       resolver: Resolver,
       items: IndexedSeq[NamedExpression],
-      input: LogicalPlan): LateralAliasBinding = {
+      input: LogicalPlan,
+      inSubqueries: Map[Int, SubqueryAliases.Uses] = Map.empty): LateralAliasBinding = {
     val meanings = items.indices.flatMap { i =>
       items(i).collect { case c: LateralAliasCandidate => c }.distinct.map { c =>
         (i, c) -> meaningOf(session, resolver, items, input, i, c)
       }
     }
-    val dependsOn = items.indices.map(i => meanings.collect { case ((`i`, _), Right(j)) => j }.toSet)
-    new LateralAliasBinding(items, meanings.toMap, dependsOn)
+    val dependsOn = items.indices.map(i => meanings.collect { case ((`i`, _), Right(j)) => j }.toSet ++
+      inSubqueries.get(i).toSeq.flatMap(_.values))
+    new LateralAliasBinding(items, meanings.toMap, inSubqueries, dependsOn)
   }
 
   private def meaningOf(
@@ -92,16 +96,20 @@ private[lca] object LateralAliasBinding {
       case None if c.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, c.nameParts.head) =>
         Left(c.attribute)
       case None =>
-        (0 until i).filter(j => items(j) match {
-          case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, c.nameParts.head)
-          case _ => false
-        }) match {
+        aliasesNamed(resolver, items, c.nameParts.head, i) match {
           case Seq(j) => Right(j)
           case Seq() => Left(c.attribute)
           case many => throw ColsemErrors.ambiguousLateralAlias(
             c.attribute.name, many.map(items(_).origin), c.attribute.origin)
         }
     }
+
+  /** The items before item `before` that the user gave the alias `name`. */
+  def aliasesNamed(resolver: Resolver, items: IndexedSeq[NamedExpression], name: String, before: Int): Seq[Int] =
+    (0 until before).filter(j => items(j) match {
+      case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, name)
+      case _ => false
+    })
 
   /** `base`'s struct field the candidate names after the alias (`st.a`), or `base` itself. */
   def field(base: Expression, c: LateralAliasCandidate): Expression =

@@ -1,15 +1,15 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedFunction, UnresolvedHaving}
+import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction, UnresolvedHaving}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, LateralColumnAliasReference, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate}
+import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, UserQueries}
 
 /**
  * Resolution rule (last in each Resolution iteration): resolves the [[LateralAliasCandidate]]s of a
@@ -38,13 +38,33 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
     val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     val aggregateList = new AggregateListRewrite(session, conf, nativeDepth)
+    // Names outside a SELECT list (WHERE, subqueries) that may mean its aliases; never marked as
+    // candidates, so without the feature nothing finds them.
+    lazy val enabled = LateralAliasConf.enabled(conf) && !UserQueries.changesConf(plan)
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
+      // A WHERE naming an alias of the list above it (WhereAliases). A star cannot expand before
+      // the WHERE resolves, and then would expand over the aliases computed below the Filter: the
+      // Filter gets their expressions, as below an aggregate list.
+      case p @ Project(projectList, f: Filter) if enabled && whereUses(projectList, f).nonEmpty =>
+        if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _, inWindow = false))) {
+          inlineWhereAliases(p, projectList, f)
+        } else {
+          rewriteProject(p, Some(f)).getOrElse(p)
+        }
+      case a: Aggregate if enabled && whereBelow(a).exists(whereUses(a.aggregateExpressions, _).nonEmpty) =>
+        inlineWhereAliases(a, a.aggregateExpressions, whereBelow(a).get)
       // A star still unexpanded here would expand over the aliases computed below the list
       // (`SELECT true AS a, a AND b, * FROM t` would list `a` twice; a ColumnHidingStar always
       // waits one iteration): wait for Spark's ResolveReferences to expand it over the FROM input.
       case p: Project if hasStar(p.projectList) => p
       case a: Aggregate if hasStar(a.aggregateExpressions) => a
+      // A subquery of the list naming an earlier alias (SubqueryAliases).
+      case p @ Project(projectList, child) if enabled && child.resolved &&
+          !projectList.exists(hasAggregateCall(session, _, inWindow = false)) &&
+          projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
+          subqueryUses(projectList, child).nonEmpty =>
+        rewriteProject(p, None).getOrElse(unmark(p))
       // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
       // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
       // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
@@ -53,7 +73,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           projectList.exists(hasAggregateCall(session, _, inWindow = false)) =>
         aggregateList(Aggregate(Nil, projectList, child), underHaving = false).getOrElse(unmark(p))
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
-        rewriteProject(p).getOrElse(unmark(p))
+        rewriteProject(p, None).getOrElse(unmark(p))
       case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
         aggregateList(a, underHaving = havingInputs.exists(_ eq a)).getOrElse(unmark(a))
       case other if other.childrenResolved && other.expressions.exists(hasCandidate) =>
@@ -67,12 +87,67 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
    *  default `spark.sql.analyzer.maxIterations`, 100). */
   private def nativeDepth: Int = (conf.analyzerMaxIterations - 2) / 2
 
+  private def whereBelow(a: Aggregate): Option[Filter] = a.child match {
+    case f: Filter => Some(f)
+    case _ => None
+  }
+
+  private def whereUses(items: Seq[NamedExpression], f: Filter): Map[UnresolvedAttribute, Int] =
+    WhereAliases.uses(session, conf.resolver, items, f)
+
+  private def subqueryUses(items: Seq[NamedExpression], input: LogicalPlan): Map[Int, SubqueryAliases.Uses] =
+    SubqueryAliases.uses(session, conf.resolver, items.toIndexedSeq, input)
+
+  /** An aggregate list's aliases in the WHERE below it (or a list with a star): computed per
+   *  group, after the WHERE, so the Filter gets their expressions; a non-deterministic one cannot
+   *  be shared so, and stays Spark's unresolved name. */
+  private def inlineWhereAliases(operator: LogicalPlan, items: Seq[NamedExpression], f: Filter): LogicalPlan = {
+    val binding = LateralAliasBinding(session, conf.resolver, items.toIndexedSeq, f.child)
+    val uses = whereUses(items, f)
+    WhereAliases.checkPerRow(session, binding, uses)
+    val inlined = uses.filterNot { case (_, j) =>
+      binding.closure(Set(j)).exists(k => binding.items(k).exists(isNondeterministicCall(session, _)))
+    }
+    if (inlined.isEmpty) operator
+    else operator.withNewChildren(Seq(f.copy(condition =
+      WhereAliases.rewrite(f.condition, inlined, WhereAliases.inline(binding)))))
+  }
+
   /** A SELECT list: the aliases its items use computed below it, the list on top reading them;
-   *  None when a level does not resolve on its own (the native path then gets the plain names). */
-  private def rewriteProject(p: Project): Option[LogicalPlan] = {
-    val binding = LateralAliasBinding(session, conf.resolver, p.projectList.toIndexedSeq, p.child)
-    new AliasMaterialization(session, conf.resolver).materialize(binding, p.child, binding.used,
-        copies = false, nativeDepth, ColsemConf.LateralAliasMaxDepth.readFrom(conf)).map {
+   *  None when a level does not resolve on its own (the native path then gets the plain names).
+   *  where: the unresolved WHERE below the list, whose aliases are computed below it (and its
+   *  condition reads them there), the other used aliases above it. */
+  private def rewriteProject(p: Project, where: Option[Filter]): Option[LogicalPlan] = {
+    val input = where.fold(p.child)(_.child)
+    val binding = LateralAliasBinding(session, conf.resolver, p.projectList.toIndexedSeq, input,
+      subqueryUses(p.projectList, input))
+    val wanted = binding.used
+    val materialization = new AliasMaterialization(session, conf.resolver)
+    val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)
+    val filtered: Option[(LogicalPlan, Option[Substitution])] = where match {
+      case None =>
+        // Aliases a WHERE rewrite computed already (the list reads their columns): a subquery
+        // resolved after it names those columns.
+        val computed = binding.items.indices.flatMap(j => binding.items(j) match {
+          case Alias(a: Attribute, _) if a.name.startsWith(PrivatePrefix) && input.outputSet.contains(a) => Some(j -> a)
+          case _ => None
+        }).toMap
+        Some((input, if (computed.isEmpty) None
+                     else Some(Substitution(binding, conf.resolver, computed, Set.empty, privateNames = true))))
+      case Some(f) =>
+        val uses = whereUses(p.projectList, f)
+        WhereAliases.checkPerRow(session, binding, uses)
+        val start = Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = true)
+        materialization.materialize(binding, input, binding.closure(uses.values.toSet), copies = false,
+            nativeDepth, maxDepth, Some(start)).map { case (below, substitution) =>
+          val condition = WhereAliases.rewrite(f.condition, uses, substitution.value(_, _, asWritten = false))
+          (Filter(condition, below), Some(substitution))
+        }
+    }
+    filtered.flatMap { case (base, start) =>
+      materialization.materialize(binding, base, wanted -- start.fold(Set.empty[Int])(_.computed.keySet),
+        copies = false, nativeDepth, maxDepth, start)
+    }.map {
       case (below, substitution) =>
         val top = binding.items.indices.map { i =>
           substitution.computed.get(i).map(substitution.output(i, _)).getOrElse(binding.items(i) match {
@@ -130,7 +205,7 @@ object ResolveLateralAliases {
     e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
 
   /** Whether an aggregate function is called outside any window function. */
-  private def hasAggregateCall(session: SparkSession, e: Expression, inWindow: Boolean): Boolean = e match {
+  private[lca] def hasAggregateCall(session: SparkSession, e: Expression, inWindow: Boolean): Boolean = e match {
     case w if isWindow(w) => w.children.exists(hasAggregateCall(session, _, inWindow = true))
     case f if !inWindow && isAggregateCall(session, f) => true
     case _: SubqueryExpression => false
