@@ -2,7 +2,7 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedFunction, UnresolvedHaving}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, LateralColumnAliasReference, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, LateralColumnAliasReference, NamedExpression, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -142,10 +142,5 @@ object ResolveLateralAliases {
     case _: AggregateExpression | _: AggregateFunction => true
     case u: UnresolvedFunction => FunctionKinds.implementedBy(session, u, classOf[AggregateFunction])
     case _ => false
-  }
-
-  private[lca] def isNondeterministicCall(session: SparkSession, e: Expression): Boolean = e match {
-    case u: UnresolvedFunction => FunctionKinds.implementedBy(session, u, classOf[Nondeterministic])
-    case resolved => !resolved.deterministic && resolved.resolved
   }
 }
