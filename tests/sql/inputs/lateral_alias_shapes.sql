@@ -41,7 +41,10 @@ SELECT sum(v) AS s, s + 1 AS t FROM lt GROUP BY ALL;
 -- inlined: SELECT k AS a, sum(v) AS s, sum(v) * 2 AS d, k * 10 AS e FROM lt GROUP BY ALL ORDER BY a
 -- duckdb
 SELECT k AS a, sum(v) AS s, s * 2 AS d, a * 10 AS e FROM lt GROUP BY ALL ORDER BY a;
--- Nothing to group by and a column outside aggregates: Spark's own refusal.
+-- inlined: SELECT 1 AS one, 1 + 1 AS two, count(*) AS c FROM lt GROUP BY ALL
+-- duckdb
+SELECT 1 AS one, one + 1 AS two, count(*) AS c FROM lt GROUP BY ALL;
+-- Nothing to group by and a column outside aggregates: native Spark's refusal.
 SELECT sum(v) AS s, k + s AS t FROM lt GROUP BY ALL;
 
 -- shape: GROUP BY ordinals over items that use aliases
@@ -91,6 +94,12 @@ SELECT sum(amount) AS total, count(*) AS n, rank() OVER (ORDER BY total) AS r, t
 -- inlined: SELECT upper(region) AS g, sum(amount) AS total, rank() OVER (PARTITION BY upper(region) ORDER BY sum(amount)) AS r FROM sales GROUP BY region ORDER BY g
 -- duckdb
 SELECT upper(region) AS g, sum(amount) AS total, rank() OVER (PARTITION BY g ORDER BY total) AS r FROM sales GROUP BY region ORDER BY g;
+-- inlined: SELECT region AS g, sum(amount) AS total, rank() OVER (PARTITION BY region ORDER BY sum(amount)) AS r FROM sales GROUP BY region ORDER BY g
+-- duckdb
+SELECT region AS g, sum(amount) AS total, rank() OVER (PARTITION BY g ORDER BY total) AS r FROM sales GROUP BY g ORDER BY g;
+-- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount)) AS r FROM sales GROUP BY ALL ORDER BY region
+-- duckdb
+SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total) AS r FROM sales GROUP BY ALL ORDER BY region;
 -- A window's alias used by a later item.
 -- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount) DESC) AS r, rank() OVER (ORDER BY sum(amount) DESC) * 10 AS r10 FROM sales GROUP BY region ORDER BY region
 -- duckdb

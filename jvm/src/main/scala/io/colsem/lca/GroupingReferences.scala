@@ -43,7 +43,8 @@ private[lca] object GroupingReferences {
     if (isGroupByAll(a.groupingExpressions, isInputColumn, aliasNamed(conf, items, _).isDefined) &&
         items.indices.exists(usesAliases)) {
       val plain = items.indices.filterNot(hasAggregate)
-      // Spark cannot tell the groups of `i + sum(j)` alone: it reports UNRESOLVED_ALL_IN_GROUP_BY.
+      // Nothing to group by, yet a column read outside aggregates (`k + sum(v)`): Spark cannot
+      // tell the groups, and refuses; left to it.
       if (plain.isEmpty && items.indices.exists(i => readsColumnOutsideAggregates(session, binding.inlineItem(i)))) {
         GroupingReferences(a.groupingExpressions, Set.empty, changed = false)
       } else {
@@ -58,28 +59,25 @@ private[lca] object GroupingReferences {
         GroupingReferences(expressions, plain.toSet, changed = true)
       }
     } else {
-      var grouped = Set.empty[Int]
-      var changed = false
-      def replace(g: Expression, topLevel: Boolean): Expression = g match {
+      // Each expression with its references replaced, and the items they reference.
+      def replace(g: Expression, topLevel: Boolean): (Expression, Set[Int]) = g match {
         case u: UnresolvedAttribute if u.nameParts.size == 1 && !isInputColumn(u) =>
           aliasNamed(conf, items, u.nameParts.head) match {
-            case Some(j) if topLevel || usesAliases(j) =>
-              grouped += j
-              changed = true
-              binding.inline(j)
-            case _ => u
+            case Some(j) if topLevel || usesAliases(j) => (binding.inline(j), Set(j))
+            case _ => (u, Set.empty)
           }
         case o @ UnresolvedOrdinal(index) =>
           val i = index - 1
-          if (items.indices.contains(i) && usesAliases(i) && !hasAggregate(i)) {
-            grouped += i
-            changed = true
-            binding.inlineItem(i)
-          } else o
-        case other => other.mapChildren(replace(_, topLevel = false))
+          if (items.indices.contains(i) && usesAliases(i) && !hasAggregate(i)) (binding.inlineItem(i), Set(i))
+          else (o, Set.empty)
+        case other =>
+          val children = other.children.map(replace(_, topLevel = false))
+          val referenced = children.flatMap(_._2).toSet
+          (if (referenced.isEmpty) other else other.withNewChildren(children.map(_._1)), referenced)
       }
-      val expressions = a.groupingExpressions.map(replace(_, topLevel = true))
-      GroupingReferences(expressions, grouped, changed)
+      val replaced = a.groupingExpressions.map(replace(_, topLevel = true))
+      val grouped = replaced.flatMap(_._2).toSet
+      GroupingReferences(replaced.map(_._1), grouped, changed = grouped.nonEmpty)
     }
   }
 
