@@ -205,11 +205,17 @@ def test_aliases_that_would_be_evaluated_twice_stay_natives_refusals(session):
         with pytest.raises(AnalysisException) as err:
             session.sql(query).collect()
         assert condition(err.value) == error, query
-    # The same UDF behind a per-group alias that is only read outside windows runs once per group.
-    rows = session.sql("SELECT region, plus_one(sum(amount)) AS total, total * 2 AS twice "
-                       "FROM sales GROUP BY ALL").collect()
+    # The same UDF behind a per-group alias read outside windows only: native Spark's plan (the
+    # GROUP BY ALL becomes GROUP BY region), so as many calls as native's: one per group on 4.x;
+    # Spark 3.5's optimizer copies the call into both items (docs/versions.md).
+    query = "SELECT region, plus_one(sum(amount)) AS total, total * 2 AS twice FROM sales GROUP BY {}"
+    rows = session.sql(query.format("ALL")).collect()
     assert sorted(map(tuple, rows)) == [("n", 4, 8), ("s", 6, 12)]
-    assert calls.value == 2
+    ours = calls.value
+    session.conf.set(LCA, "false")
+    session.sql(query.format("region")).collect()
+    session.conf.set(LCA, "true")
+    assert calls.value - ours == ours == (4 if pyspark.__version__.startswith("3.5") else 2)
 
 
 def test_view_text_with_a_deep_chain_keeps_working(session):

@@ -19,15 +19,15 @@ import io.colsem.PlanTags
  *   SELECT k AS a, a + 1 AS b, sum(v) AS s             Aggregate [k, (k + 1)],
  *   FROM t GROUP BY ALL                         =>               [k AS a, (k + 1) AS b, sum(v) AS s]
  *
- *   SELECT k AS a, a + 1 AS b, sum(v) AS s             Aggregate [rollup(1, (k + 1))],
+ *   SELECT k AS a, a + 1 AS b, sum(v) AS s             Aggregate [rollup(k, (k + 1))],
  *   FROM t GROUP BY ROLLUP(1, 2)                =>               [k AS a, (k + 1) AS b, sum(v) AS s]
  * }}}
  * `grouped` are the items so referenced: [[AggregateListRewrite]] gives those that use aliases the
  * same inlined expression in the list, so that Spark matches them with their grouping expression.
- * A top-level alias name is always replaced (colsem's GROUP BY alias support before this); an
- * ordinal, a nested alias name and ALL only when the item, or for ALL any item, uses an alias, so
- * that Spark keeps its own handling, and errors, everywhere else. An ordinal Spark would refuse (out
- * of range, an aggregate item) stays for Spark to report.
+ * `changed` says whether that is needed: for a top-level alias name (colsem's GROUP BY alias
+ * support before this), for an ordinal or a nested alias name whose item uses an alias, for ALL when
+ * any item does; elsewhere Spark keeps its own handling, and errors. Once needed, every reference is
+ * replaced. An ordinal Spark would refuse (out of range, an aggregate item) stays for Spark to report.
  */
 private[lca] final case class GroupingReferences(expressions: Seq[Expression], grouped: Set[Int], changed: Boolean)
 
@@ -59,25 +59,27 @@ private[lca] object GroupingReferences {
         GroupingReferences(expressions, plain.toSet, changed = true)
       }
     } else {
-      // Each expression with its references replaced, and the items they reference.
-      def replace(g: Expression, topLevel: Boolean): (Expression, Set[Int]) = g match {
+      // Each expression with its references replaced, the items they reference, and whether one
+      // of those is a reason to rewrite (the others are replaced too, as Spark 4 would: Spark 3.5
+      // keeps `k AS a` inside ROLLUP, which no grouping(k) then matches).
+      def replace(g: Expression, topLevel: Boolean): (Expression, Set[Int], Boolean) = g match {
         case u: UnresolvedAttribute if u.nameParts.size == 1 && !isInputColumn(u) =>
           aliasNamed(conf, items, u.nameParts.head) match {
-            case Some(j) if topLevel || usesAliases(j) => (binding.inline(j), Set(j))
-            case _ => (u, Set.empty)
+            case Some(j) => (binding.inline(j), Set(j), topLevel || usesAliases(j))
+            case None => (u, Set.empty, false)
           }
         case o @ UnresolvedOrdinal(index) =>
           val i = index - 1
-          if (items.indices.contains(i) && usesAliases(i) && !hasAggregate(i)) (binding.inlineItem(i), Set(i))
-          else (o, Set.empty)
+          if (items.indices.contains(i) && !hasAggregate(i)) (binding.inlineItem(i), Set(i), usesAliases(i))
+          else (o, Set.empty, false)
         case other =>
           val children = other.children.map(replace(_, topLevel = false))
           val referenced = children.flatMap(_._2).toSet
-          (if (referenced.isEmpty) other else other.withNewChildren(children.map(_._1)), referenced)
+          (if (referenced.isEmpty) other else other.withNewChildren(children.map(_._1)), referenced,
+            children.exists(_._3))
       }
       val replaced = a.groupingExpressions.map(replace(_, topLevel = true))
-      val grouped = replaced.flatMap(_._2).toSet
-      GroupingReferences(replaced.map(_._1), grouped, changed = grouped.nonEmpty)
+      GroupingReferences(replaced.map(_._1), replaced.flatMap(_._2).toSet, changed = replaced.exists(_._3))
     }
   }
 
