@@ -28,6 +28,87 @@ SELECT k AS a, a + 1 AS b, count(*) AS c FROM lt GROUP BY a, b ORDER BY a;
 SELECT v * 2 AS d, sum(d) OVER (ORDER BY d) AS running FROM lt ORDER BY d;
 
 -- (grouping and window shapes)
+-- shape: GROUP BY ALL over items that use aliases
+-- inlined: SELECT k AS a, k + 1 AS b, sum(v) AS s FROM lt GROUP BY ALL ORDER BY a
+-- duckdb
+SELECT k AS a, a + 1 AS b, sum(v) AS s FROM lt GROUP BY ALL ORDER BY a;
+-- inlined: SELECT k AS a, k + 1 AS b FROM lt GROUP BY ALL ORDER BY a
+-- duckdb
+SELECT k AS a, a + 1 AS b FROM lt GROUP BY ALL ORDER BY a;
+-- inlined: SELECT sum(v) AS s, sum(v) + 1 AS t FROM lt GROUP BY ALL
+-- duckdb
+SELECT sum(v) AS s, s + 1 AS t FROM lt GROUP BY ALL;
+-- inlined: SELECT k AS a, sum(v) AS s, sum(v) * 2 AS d, k * 10 AS e FROM lt GROUP BY ALL ORDER BY a
+-- duckdb
+SELECT k AS a, sum(v) AS s, s * 2 AS d, a * 10 AS e FROM lt GROUP BY ALL ORDER BY a;
+-- inlined: SELECT 1 AS one, 1 + 1 AS two, count(*) AS c FROM lt GROUP BY ALL
+-- duckdb
+SELECT 1 AS one, one + 1 AS two, count(*) AS c FROM lt GROUP BY ALL;
+-- Nothing to group by and a column outside aggregates: native Spark's refusal.
+SELECT sum(v) AS s, k + s AS t FROM lt GROUP BY ALL;
+
+-- shape: GROUP BY ordinals over items that use aliases
+-- inlined: SELECT k AS a, k + 1 AS b, count(*) AS c FROM lt GROUP BY 1, 2 ORDER BY a
+-- duckdb
+SELECT k AS a, a + 1 AS b, count(*) AS c FROM lt GROUP BY 1, 2 ORDER BY a;
+-- inlined: SELECT sum(v) AS s, k AS a, k * 2 AS b FROM lt GROUP BY 2, 3 ORDER BY b
+SELECT sum(v) AS s, k AS a, a * 2 AS b FROM lt GROUP BY 2, 3 ORDER BY b;
+-- Grouped by `k * 2` only, `k` is not grouped: Spark's MISSING_AGGREGATION, as the inlined query.
+SELECT k AS a, a * 2 AS b, sum(v) AS s FROM lt GROUP BY 2 ORDER BY b;
+-- An ordinal naming an aggregate item, or out of range: Spark's errors.
+SELECT k AS a, a + 1 AS b, sum(v) AS s FROM lt GROUP BY 1, 3;
+SELECT k AS a, a + 1 AS b FROM lt GROUP BY 1, 4;
+
+-- shape: ROLLUP over aliases or ordinals of items that use aliases
+-- inlined: SELECT k AS a, k + 1 AS b, sum(v) AS s, grouping(k + 1) AS gb, grouping_id(k, k + 1) AS gid FROM lt GROUP BY ROLLUP(k, k + 1)
+-- duckdb
+SELECT k AS a, a + 1 AS b, sum(v) AS s, grouping(b) AS gb, grouping_id(a, b) AS gid FROM lt GROUP BY ROLLUP(1, 2);
+-- inlined: SELECT k AS a, k + 1 AS b, sum(v) AS s, sum(v) + 1 AS t FROM lt GROUP BY ROLLUP(k, k + 1)
+SELECT k AS a, a + 1 AS b, sum(v) AS s, s + 1 AS t FROM lt GROUP BY ROLLUP(a, b);
+
+-- shape: CUBE over aliases of items that use aliases
+-- inlined: SELECT k AS a, k + 1 AS b, sum(v) AS s, grouping(k) AS ga FROM lt GROUP BY CUBE(k, k + 1)
+-- duckdb
+SELECT k AS a, a + 1 AS b, sum(v) AS s, grouping(a) AS ga FROM lt GROUP BY CUBE(a, b);
+
+-- shape: GROUPING SETS over aliases of items that use aliases
+-- inlined: SELECT k AS a, k + 1 AS b, count(*) AS c FROM lt GROUP BY GROUPING SETS ((k), (k, k + 1), ())
+-- duckdb
+SELECT k AS a, a + 1 AS b, count(*) AS c FROM lt GROUP BY GROUPING SETS ((a), (a, b), ());
+
+-- shape: grouping() over an alias
+-- inlined: SELECT k AS a, k + 1 AS b, grouping(k + 1) AS gb FROM lt GROUP BY ROLLUP(k, k + 1)
+-- duckdb
+SELECT k AS a, k + 1 AS b, grouping(b) AS gb FROM lt GROUP BY ROLLUP(a, b);
+
+-- shape: window over an aggregate's alias
+-- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount) DESC) AS r, sum(amount) / sum(sum(amount)) OVER () AS share FROM sales GROUP BY region ORDER BY region
+-- duckdb
+SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r, total / sum(total) OVER () AS share FROM sales GROUP BY region ORDER BY region;
+-- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount) DESC) AS r FROM sales GROUP BY region HAVING sum(amount) > 2 ORDER BY region
+-- duckdb
+SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r FROM sales GROUP BY region HAVING total > 2 ORDER BY region;
+-- inlined: SELECT sum(amount) AS total, count(*) AS n, rank() OVER (ORDER BY sum(amount)) AS r, sum(amount) / sum(sum(amount)) OVER () AS share FROM sales
+-- duckdb
+SELECT sum(amount) AS total, count(*) AS n, rank() OVER (ORDER BY total) AS r, total / sum(total) OVER () AS share FROM sales;
+-- inlined: SELECT upper(region) AS g, sum(amount) AS total, rank() OVER (PARTITION BY upper(region) ORDER BY sum(amount)) AS r FROM sales GROUP BY region ORDER BY g
+-- duckdb
+SELECT upper(region) AS g, sum(amount) AS total, rank() OVER (PARTITION BY g ORDER BY total) AS r FROM sales GROUP BY region ORDER BY g;
+-- inlined: SELECT region AS g, sum(amount) AS total, rank() OVER (PARTITION BY region ORDER BY sum(amount)) AS r FROM sales GROUP BY region ORDER BY g
+-- duckdb
+SELECT region AS g, sum(amount) AS total, rank() OVER (PARTITION BY g ORDER BY total) AS r FROM sales GROUP BY g ORDER BY g;
+-- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount)) AS r FROM sales GROUP BY ALL ORDER BY region
+-- duckdb
+SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total) AS r FROM sales GROUP BY ALL ORDER BY region;
+-- A window's alias used by a later item.
+-- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount) DESC) AS r, rank() OVER (ORDER BY sum(amount) DESC) * 10 AS r10 FROM sales GROUP BY region ORDER BY region
+-- duckdb
+SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r, r * 10 AS r10 FROM sales GROUP BY region ORDER BY region;
+-- An alias that would be evaluated twice (non-deterministic) stays Spark's refusal.
+SELECT region, sum(amount) + rand(7) AS total, rank() OVER (ORDER BY total) AS r FROM sales GROUP BY region;
+-- A FROM column wins over an alias of the same name.
+-- inlined: SELECT region, sum(amount) AS amount, rank() OVER (ORDER BY max(amount)) AS r FROM sales GROUP BY region ORDER BY region
+SELECT region, sum(amount) AS amount, rank() OVER (ORDER BY max(amount)) AS r FROM sales GROUP BY region ORDER BY region;
 
 -- (WHERE and subquery shapes)
 -- shape: alias in a correlated scalar subquery

@@ -1,12 +1,12 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, Grouping, GroupingID, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, LateralAliasCandidate, PlanTags}
+import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate}
 
 /**
  * The lateral aliases of an aggregate SELECT list. Aliases used inside aggregate function
@@ -18,88 +18,130 @@ import io.colsem.{ColsemConf, LateralAliasCandidate, PlanTags}
  *   +- input                                =>     +- Project [..., k AS __colsem_lca_x]
  *                                                     +- input
  * }}}
- * A GROUP BY alias is grouped by its expression, as Spark's own GROUP BY alias support would
- * substitute it, with its lateral references inlined ([[LateralAliasBinding.inline]]).
+ * GROUP BY references to the list (an alias name, an ordinal, ALL) are grouped by the items'
+ * expressions with their lateral references inlined ([[GroupingReferences]]).
  * References outside aggregate functions are per-group; those get their plain names back for
- * Spark's native support, which computes them in a Project above the Aggregate; except below a
- * HAVING with a window function in the list, where that Project would break the plan shape Spark
- * needs (its native support refuses these): there deterministic per-group references are replaced
- * by the expression they name (an aggregate in it is computed once by the Aggregate anyway).
+ * Spark's native support, which computes them in a Project above the Aggregate. Inside a window
+ * function or grouping()/grouping_id() (which native Spark refuses), and everywhere below a HAVING
+ * with a window function in the list (where that Project would break the plan shape Spark needs),
+ * a per-group reference is replaced by the expression it names instead, as the hand-inlined query
+ * has it; an aggregate in it is computed once by the Aggregate anyway:
+ * {{{
+ *   Aggregate [region],                            Aggregate [region],
+ *     [region, sum(amount) AS total,        =>       [region, sum(amount) AS total,
+ *      rank() OVER (ORDER BY total) AS r]              rank() OVER (ORDER BY sum(amount)) AS r]
+ * }}}
  * None when there is nothing to do, or a per-row alias does not resolve on its own (an aggregate
- * inside it, say), or a per-group one under such a HAVING is non-deterministic.
+ * inside it, say), or an alias that would be written again would not give the same value there
+ * (non-deterministic, a UDF, a subquery, a window function): Spark's native support then applies.
  */
 private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLConf, nativeDepth: Int) {
-  import ResolveLateralAliases.{isAggregateCall, isNondeterministicCall, isWindow, unmarkExpression}
+  import ResolveLateralAliases.{isAggregateCall, isWindow, unmarkExpression}
 
   def apply(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
     val binding = LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
     val items = binding.items
-    val perRow = items.indices.flatMap(i => perRowUses(binding, i, items(i), inAggregate = false, inWindow = false)).toSet
-    val groupedAliases = a.groupingExpressions.map(groupedAlias(a, items, _))
-    val inlinePerGroup = underHaving && a.aggregateExpressions.exists(_.exists(isWindow))
-    val perGroup = if (!inlinePerGroup) Set.empty[Int] else items.indices.flatMap { i =>
-      items(i).collect { case c: LateralAliasCandidate => binding.meaning((i, c)) }
-        .collect { case Right(j) if !perRow.contains(j) => j }
-    }.toSet
-    if (binding.closure(perGroup).exists(j => items(j).exists(isNondeterministicCall(session, _)))) return None
-    if (perRow.isEmpty && perGroup.isEmpty && groupedAliases.forall(_.isEmpty)) return None
+    val uses = items.indices.flatMap(i => usesIn(binding, i, items(i), Place.Outside))
+    val perRow = uses.collect { case (j, Place.InAggregate) => j }.toSet
+    val grouping = GroupingReferences(session, conf, a, binding)
+    // Where a per-group alias is replaced by its expression: inside windows and grouping() calls,
+    // where Spark's native support refuses it, and everywhere below a HAVING with a window
+    // function in the list, where its Project above the Aggregate would break the plan shape Spark
+    // needs (native Spark refuses these too).
+    val inlineEverywhere = underHaving && a.aggregateExpressions.exists(_.exists(isWindow))
+    def inlines(place: Place): Boolean = place match {
+      case Place.InAggregate => false
+      case Place.Outside => inlineEverywhere
+      case Place.InWindow | Place.InGroupingCall => true
+    }
+    val inlined = uses.collect { case (j, place) if inlines(place) && !perRow.contains(j) => j }.toSet
+    // Inlined aliases, and those that grouped items inline, are computed wherever they are
+    // written again: only aliases whose recomputation gives the same value are.
+    val recomputed = binding.closure(inlined) ++ binding.closure(grouping.grouped.flatMap(binding.uses))
+    if (recomputed.exists(j => !isRecomputable(items(j)))) return None
+    if (perRow.isEmpty && inlined.isEmpty && !grouping.changed) return None
     val materialized =
       if (perRow.isEmpty) Some((a.child, Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = false)))
       else new AliasMaterialization(session, conf.resolver).materialize(binding, a.child, binding.closure(perRow),
         copies = true, nativeDepth, ColsemConf.LateralAliasMaxDepth.readFrom(conf))
     materialized.map { case (below, substitution) =>
-      def substitute(i: Int, e: Expression, inAggregate: Boolean, inWindow: Boolean): Expression = e match {
+      def substitute(i: Int, e: Expression, place: Place): Expression = e match {
         case c: LateralAliasCandidate => binding.meaning((i, c)) match {
-          case Right(j) if inAggregate && substitution.computed.contains(j) =>
+          case Right(j) if place == Place.InAggregate && substitution.computed.contains(j) =>
             substitution.value(c, j, asWritten = true)
-          case Right(j) if inlinePerGroup => LateralAliasBinding.field(binding.inline(j), c)
+          case Right(j) if inlines(place) => LateralAliasBinding.field(binding.inline(j), c)
           case _ => c
         }
-        case w if isWindow(w) => w.mapChildren(substitute(i, _, inAggregate, inWindow = true))
-        case f if !inWindow && isAggregateCall(session, f) => f.mapChildren(substitute(i, _, true, false))
-        case other => other.mapChildren(substitute(i, _, inAggregate, inWindow))
+        case other => other.mapChildren(substitute(i, _, placeOf(other, place)))
       }
       val aggregates = items.indices.map { i =>
         items(i) match {
-          // A GROUP BY alias that uses other aliases: the same inlined expression as its grouping
+          // A grouped item that uses other aliases: the same inlined expression as its grouping
           // expression, so that Spark matches the two (`SELECT 1 AS s, k + s AS z ... GROUP BY
           // s, z` must not fail with MISSING_AGGREGATION on `k`).
-          case al: Alias if groupedAliases.contains(Some(i)) && al.exists(_.isInstanceOf[LateralAliasCandidate]) =>
+          case al: Alias if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
             Alias(binding.inline(i), al.name)(al.exprId, al.qualifier, al.explicitMetadata, al.nonInheritableMetadataKeys)
+          case _: UnresolvedAlias if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
+            UnresolvedAlias(binding.inlineItem(i))
           case item =>
-            unmarkExpression(substitute(i, item, inAggregate = false, inWindow = false)).asInstanceOf[NamedExpression]
+            unmarkExpression(substitute(i, item, Place.Outside)).asInstanceOf[NamedExpression]
         }
       }
-      val groups = a.groupingExpressions.zip(groupedAliases).map {
-        case (_, Some(j)) => binding.inline(j)
-        case (g, None) => g
-      }
-      a.copy(groupingExpressions = groups, aggregateExpressions = aggregates, child = below)
+      a.copy(groupingExpressions = grouping.expressions, aggregateExpressions = aggregates, child = below)
     }
   }
 
-  /** The aliases item i reads inside an aggregate function's arguments (outside any window). */
-  private def perRowUses(binding: LateralAliasBinding, i: Int, e: Expression, inAggregate: Boolean,
-      inWindow: Boolean): Seq[Int] = e match {
+  /** Where in an item an expression is, for the lateral references in it. */
+  private sealed trait Place
+  private object Place {
+    /** In an aggregate function's arguments (outside any window): a per-row value. */
+    case object InAggregate extends Place
+    /** In a window function or its specification: per group, evaluated above the Aggregate. */
+    case object InWindow extends Place
+    /** In grouping() or grouping_id(): per group, matched with a grouping expression. */
+    case object InGroupingCall extends Place
+    /** Anywhere else: per group. */
+    case object Outside extends Place
+  }
+
+  /** The place of `node`'s children, `node` being at `place`. */
+  private def placeOf(node: Expression, place: Place): Place = node match {
+    case w if isWindow(w) => Place.InWindow
+    case f if place == Place.Outside && isAggregateCall(session, f) => Place.InAggregate
+    case g if place == Place.Outside && isGroupingCall(g) => Place.InGroupingCall
+    case _ => place
+  }
+
+  /** The aliases item i reads, each with where it reads them. */
+  private def usesIn(binding: LateralAliasBinding, i: Int, e: Expression, place: Place): Seq[(Int, Place)] = e match {
     case c: LateralAliasCandidate => binding.meaning((i, c)) match {
-      case Right(j) if inAggregate => Seq(j)
+      case Right(j) => Seq((j, place))
       case _ => Nil
     }
-    case w if isWindow(w) => w.children.flatMap(perRowUses(binding, i, _, inAggregate, inWindow = true))
-    case f if !inWindow && isAggregateCall(session, f) => f.children.flatMap(perRowUses(binding, i, _, true, false))
-    case other => other.children.flatMap(perRowUses(binding, i, _, inAggregate, inWindow))
+    case other => other.children.flatMap(usesIn(binding, i, _, placeOf(other, place)))
   }
 
-  /** The item a GROUP BY name means when it is no input column but the one alias of that name. */
-  private def groupedAlias(a: Aggregate, items: IndexedSeq[NamedExpression], g: Expression): Option[Int] = g match {
-    case u: UnresolvedAttribute if u.nameParts.size == 1 && a.child.resolve(u.nameParts, conf.resolver).isEmpty =>
-      items.indices.filter(j => items(j) match {
-        case al: Alias if !PlanTags.isImplicitName(al) => conf.resolver(al.name, u.nameParts.head)
-        case _ => false
-      }) match {
-        case Seq(j) => Some(j)
-        case _ => None
-      }
-    case _ => None
+  private def isGroupingCall(e: Expression): Boolean = e match {
+    case _: Grouping | _: GroupingID => true
+    case u: UnresolvedFunction =>
+      FunctionKinds.implementedBy(session, u, classOf[Grouping]) || FunctionKinds.implementedBy(session, u, classOf[GroupingID])
+    case _ => false
+  }
+
+  /**
+   * Whether alias item's expression, written again where it is used, gives the value the alias
+   * has: deterministic built-in functions over the input and aggregates (Spark computes equal
+   * aggregate calls of one Aggregate once). A non-deterministic call, a UDF, a subquery, a
+   * generator or a window function would be evaluated once more, so such aliases are left to
+   * Spark's native support.
+   */
+  private def isRecomputable(item: Expression): Boolean = !item.exists {
+    case u: UnresolvedFunction =>
+      !FunctionKinds.isBuiltin(u) || FunctionKinds.isGenerator(session, u) ||
+        FunctionKinds.implementedBy(session, u, classOf[Nondeterministic])
+    case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => true
+    case _: LateralAliasCandidate | _: UnresolvedAttribute => false
+    case e if e.resolved => !e.deterministic || e.isInstanceOf[UserDefinedExpression] || e.isInstanceOf[Generator]
+    case _ => false
   }
 }

@@ -1,7 +1,7 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedExtractValue}
+import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAlias, UnresolvedExtractValue}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
@@ -55,13 +55,24 @@ private[lca] final class LateralAliasBinding private (
   /** Alias j's expression with every lateral reference in it replaced by the expression it
    *  names, recursively (for GROUP BY, which groups by expressions, not by select items). */
   def inline(j: Int): Expression = items(j) match {
-    case a: Alias => a.child.transformUp {
-      case c: LateralAliasCandidate => meaning((j, c)) match {
-        case Left(expr) => expr
-        case Right(k) => LateralAliasBinding.field(inline(k), c)
-      }
-    }
+    case a: Alias => inlineIn(j, a.child)
     case other => other
+  }
+
+  /** Item i's expression (the aliased or unaliased one) with its lateral references inlined: what
+   *  the hand-inlined query has in its place, for GROUP BY ALL and ordinals. */
+  def inlineItem(i: Int): Expression = items(i) match {
+    case a: Alias => inlineIn(i, a.child)
+    case UnresolvedAlias(child, _) => inlineIn(i, child)
+    case other => inlineIn(i, other)
+  }
+
+  /** `e`, part of item i, with every lateral reference replaced by the expression it names. */
+  def inlineIn(i: Int, e: Expression): Expression = e.transformUp {
+    case c: LateralAliasCandidate => meaning((i, c)) match {
+      case Left(expr) => expr
+      case Right(k) => LateralAliasBinding.field(inline(k), c)
+    }
   }
 }
 

@@ -4,7 +4,7 @@ import org.apache.spark.sql.{AnalysisException, SparkSession}
 import org.apache.spark.sql.catalyst.analysis.caseInsensitiveResolution
 import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, NamedExpression}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
-import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.IntegerType
 import org.scalatest.BeforeAndAfterAll
@@ -82,6 +82,36 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("inline replaces references by what they name, for GROUP BY") {
     val b = bind("SELECT a + 1 AS x, x * 2 AS y FROM t")
     assert(b.inline(1).sql === "((a + 1) * 2)")
+  }
+
+  test("inlineItem is an item's expression, aliased or not, with its references inlined") {
+    val b = bind("SELECT a + 1 AS x, x * 2 AS y, x + k FROM t")
+    assert(b.inlineItem(1).sql === "((a + 1) * 2)")
+    assert(b.inlineItem(2).sql === "((a + 1) + k)")
+  }
+
+  /** The GROUP BY of `sql`, an aggregate over `input`, with its references to the list replaced. */
+  private def grouping(sql: String): GroupingReferences = {
+    val marked = SQLConf.withExistingConf(new SQLConf)(MarkLateralAliasCandidates(CatalystSqlParser.parsePlan(sql)))
+    val a = marked.collectFirst { case a: Aggregate => a }.get.copy(child = input)
+    val b = LateralAliasBinding(spark, caseInsensitiveResolution, a.aggregateExpressions.toIndexedSeq, input)
+    GroupingReferences(spark, new SQLConf, a, b)
+  }
+
+  test("GROUP BY ALL over items that use aliases: the items without aggregates, inlined") {
+    val all = grouping("SELECT a AS x, x + 1 AS y, sum(k) AS s, s + 1 AS u FROM t GROUP BY ALL")
+    assert(all.expressions.map(_.sql) === Seq("a", "(a + 1)"))
+    assert(all.grouped === Set(0, 1))
+    val global = grouping("SELECT sum(k) AS s, s + 1 AS u FROM t GROUP BY ALL")
+    assert(global.expressions === Nil && global.changed)
+    assert(!grouping("SELECT a AS x, sum(k) AS s FROM t GROUP BY ALL").changed)
+  }
+
+  test("aliases in ROLLUP: all replaced once one item uses an alias, else left to Spark") {
+    val rollup = grouping("SELECT a AS x, x + 1 AS y, count(1) AS c FROM t GROUP BY ROLLUP(x, y)")
+    assert(rollup.expressions.flatMap(_.children).map(_.sql) === Seq("a", "(a + 1)"))
+    assert(rollup.grouped === Set(0, 1) && rollup.changed)
+    assert(!grouping("SELECT a AS x, a + 1 AS y, count(1) AS c FROM t GROUP BY ROLLUP(x, y)").changed)
   }
 
   test("one Project per level, under the aliases' own names, read by attribute") {
