@@ -118,6 +118,22 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(levels(folded) === Seq(Seq("x9"), Seq("x18")))
   }
 
+  test("deeper chains fold longer runs, each folded value resolved once and shared") {
+    // 4,000 aliases: twice the depth folded in runs of 8 within ChainFolding.Levels, so runs of 16.
+    val chain = (1 to 4000).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
+    val b = bind(s"SELECT $chain FROM t")
+    val (below, substitution) = new AliasMaterialization(spark, caseInsensitiveResolution)
+      .materialize(b, input, b.used, copies = false, nativeDepth = 49, maxDepth = 400).get
+    assert(levels(below).size === 3999 / 17)
+    assert(levels(below).size <= ChainFolding.Levels)
+    assert(substitution.folded.size === 3999 - 3999 / 17)
+    // x2 (item 1) is folded into x17, the first level: read as the resolved part of that level.
+    val x2 = substitution.resolvedFolded(1)
+    assert(x2.resolved && x2.sql === "((a + 1) + 1)")
+    val x17 = below.collect { case p: Project => p }.last.projectList.last
+    assert(x17.find(_ eq x2).isDefined)
+  }
+
   test("a level that does not resolve as a projection is left to Spark") {
     val b = bind("SELECT sum(a) AS s, s + 1 FROM t")
     val materialized = new AliasMaterialization(spark, caseInsensitiveResolution)
