@@ -130,7 +130,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     // x2 (item 1, x1 + 1 with x1 = a) is folded into x17, the first level: read as the resolved
     // part of that level.
     val x2 = substitution.resolvedFolded(1)
-    assert(x2.resolved && x2.isInstanceOf[Add] && x2.references.map(_.name) === Set("a"))
+    assert(x2.resolved && x2.isInstanceOf[Add] && x2.references.toSeq.map(_.name) === Seq("a"))
     val x17 = below.collect { case p: Project => p }.last.projectList.last
     assert(x17.find(_ eq x2).isDefined)
   }
