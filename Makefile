@@ -73,7 +73,7 @@ $(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" $(VENV_PINS)
+	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" $(VENV_PINS)
 	@touch $@
 
 venv: $(VENV)/.deps

@@ -9,8 +9,11 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             (spark.colsem.enabled), and naming_D: spark.colsem.naming.dialect=D (canonical,
             postgres, mysql, sqlite) vs the default `spark` (each side warm: timing both in one
             process is what makes a few per cent visible)
-  lca_chain_N   analysis of a chain of N lateral aliases (a_i = a_{i-1} + 1); vanilla is Spark's
-            native support, which stops at 49 levels ("Max iterations")
+  lca_chain_N   analysis (parse + analyze, `spark.sql(q)`) of a chain of N lateral aliases
+            (a_i = a_{i-1} + 1; N = 10 to 10,000, up to 1,000 with --quick); vanilla is Spark's
+            native support, which stops at 49 levels ("Max iterations"), run up to N = 1,000 only.
+            Also: the 10,000/1,000 ratio (target <= 12: linear growth), DuckDB preparing the same
+            query (PREPARE: parse, bind, optimize; in this process), and a chart, lca_chain.png
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
   lca_udf_calls Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
   star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
@@ -43,7 +46,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Sequence
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -56,10 +59,14 @@ def tpcds_dir() -> Path | None:
 
 
 QUICK_QUERIES = 10
+CHAINS = (10, 100, 1000, 2000, 5000, 10_000)
+QUICK_CHAINS = (10, 100, 1000)  # --quick (CI): the long chains take minutes on a busy machine
+NATIVE_CHAIN_LIMIT = 1000  # native Spark fails from 50 on; longer chains are not run on vanilla
+CHAIN_RATIO = (1000, 10_000, 12.0)  # (from, to, target): analysis time grows linearly
 QUICK_RESPOND_ROWS = (20_000,)  # one size: --quick keeps the script working (CI)
 
 
-def worker(mode: str, iterations: int, limit: int = 0) -> Dict[str, float]:
+def worker(mode: str, iterations: int, limit: int = 0, chains: Sequence[int] = CHAINS) -> Dict[str, float]:
     """One process: time start-up, then TPC-DS analysis. Prints one JSON line."""
     started = time.perf_counter()
     from pyspark.sql import SparkSession
@@ -103,7 +110,7 @@ def worker(mode: str, iterations: int, limit: int = 0) -> Dict[str, float]:
             if mode == "colsem":
                 result.update(feature_switch_analysis(spark, queries, iterations))
                 result.update(same_jvm_analysis(spark, queries, iterations))
-        result.update(lateral_alias_benchmarks(spark, iterations))
+        result.update(lateral_alias_benchmarks(spark, iterations, chains, native=mode == "vanilla"))
         result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
     return result
@@ -224,7 +231,6 @@ def planning_benchmarks(spark, queries, iterations: int, colsem_active: bool) ->
     return {"tpcds_planning_s": totals[None]}
 
 
-CHAINS = (10, 100, 1000)
 RUNTIME_ROWS = 100_000_000
 
 
@@ -237,12 +243,20 @@ def timed(fn, iterations: int) -> float:
     return best
 
 
-def lateral_alias_benchmarks(spark, iterations: int) -> Dict[str, float]:
+def chain_query(n: int, source: str = "range(10)") -> str:
+    """A chain of n lateral aliases: a0 is the input's id, a_i = a_{i-1} + 1."""
+    return ("SELECT id AS a0, " + ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, n + 1))
+            + f" FROM {source}")
+
+
+def lateral_alias_benchmarks(spark, iterations: int, chains: Sequence[int], native: bool) -> Dict[str, float]:
     out: Dict[str, float] = {}
-    for n in CHAINS:
-        query = ("SELECT id AS a0, " + ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, n + 1))
-                 + " FROM range(10)")
-        try:
+    for n in chains:
+        query = chain_query(n)
+        if native and n > NATIVE_CHAIN_LIMIT:
+            out[f"lca_chain_{n}_s"] = float("nan")
+            continue
+        try:  # what a user waits for: parse + analysis (spark.sql analyzes eagerly)
             out[f"lca_chain_{n}_s"] = timed(lambda: spark.sql(query)._jdf.queryExecution().analyzed(),
                                            iterations)
         except Exception:  # native Spark: Max iterations (100) reached for batch Resolution
@@ -398,8 +412,88 @@ def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
     return out
 
 
-def run_mode(mode: str, iterations: int, limit: int) -> Dict[str, float]:
-    return run_worker(mode, ["--worker", mode, "--iterations", str(iterations), "--queries", str(limit)])
+def chain_results(samples: Dict[str, List[Dict[str, float]]], chains: Sequence[int], iterations: int,
+                  out: Path) -> Dict[str, object]:
+    """Per chain length: colsem's and native Spark's median analysis time and DuckDB's; the
+    10,000/1,000 ratio when both ran; the chart drawn into `out`. NaN (JSON null) = fails."""
+    colsem_s = {n: statistics.median(s[f"lca_chain_{n}_s"] for s in samples["colsem"]) for n in chains}
+    native_s = {n: statistics.median(s[f"lca_chain_{n}_s"] for s in samples["vanilla"]) for n in chains}
+    duckdb_s = duckdb_chain_benchmarks(chains, iterations)
+    out.mkdir(parents=True, exist_ok=True)
+    draw_chain_chart(out / "lca_chain.png", colsem_s, native_s, duckdb_s)
+    import duckdb
+
+    report: Dict[str, object] = {
+        "measures": "colsem/native: spark.sql(q) to the analyzed plan (parse + analysis), fastest of "
+                    "the iterations, median of the processes; duckdb: PREPARE (parse, bind, optimize)",
+        "duckdb_version": duckdb.__version__,
+        "colsem_s": {str(n): _num(t) for n, t in colsem_s.items()},
+        "native_s": {str(n): _num(t) for n, t in native_s.items()},
+        "duckdb_s": {str(n): _num(t) for n, t in duckdb_s.items()}, "chart": "lca_chain.png"}
+    first, last, target = CHAIN_RATIO
+    if first in colsem_s and last in colsem_s and colsem_s[first] > 0:
+        report.update(ratio=colsem_s[last] / colsem_s[first], ratio_target=target)
+    return report
+
+
+def run_mode(mode: str, iterations: int, limit: int, chains: Sequence[int]) -> Dict[str, float]:
+    return run_worker(mode, ["--worker", mode, "--iterations", str(iterations), "--queries", str(limit),
+                             "--chains", ",".join(map(str, chains))])
+
+
+def duckdb_chain_benchmarks(chains: Sequence[int], iterations: int) -> Dict[int, float]:
+    """Seconds DuckDB takes to PREPARE each chain query (parse, bind, optimize) over range(10) with
+    the column named id, fastest of `iterations`; NaN where it refuses the query (its binder
+    inlines each alias, and a chain of 500 passes its max_expression_depth of 1,000)."""
+    import duckdb
+
+    out: Dict[int, float] = {}
+    for n in chains:
+        query = chain_query(n, source="range(10) AS t(id)")
+        con = duckdb.connect()
+        try:
+            out[n] = timed(lambda: con.execute(f"PREPARE chain AS {query}"), iterations)
+            expected = [(i + n,) for i in range(10)]
+            if sorted(con.execute(f"SELECT a{n} FROM ({query})").fetchall()) != expected:
+                raise SystemExit(f"DuckDB's {n}-alias chain returned wrong rows")
+        except duckdb.Error:
+            out[n] = float("nan")
+        con.close()
+        if out[n] != out[n] or out[n] > 30:  # a longer chain only fails or takes longer
+            out.update({m: float("nan") for m in chains if m > n})
+            break
+    return out
+
+
+def draw_chain_chart(path: Path, colsem_s: Dict[int, float], native_s: Dict[int, float],
+                     duckdb_s: Dict[int, float]) -> None:
+    """Chain length (log) against analysis time (log) for colsem, native Spark and DuckDB; a
+    missing point is a failure, marked where the series stops."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for label, series, style in (("colsem (parse + analysis)", colsem_s, "o-"),
+                                 ("Spark native LCA (fails past 49 levels)", native_s, "s--"),
+                                 ("DuckDB PREPARE (fails from 500: max_expression_depth)", duckdb_s, "^:")):
+        points = sorted((n, t) for n, t in series.items() if t == t)
+        if points:
+            line, = ax.plot([n for n, _ in points], [t for _, t in points], style, label=label)
+            failed = [n for n, t in series.items() if t != t and n > points[-1][0]]
+            if failed:
+                ax.plot([min(failed)], [points[-1][1]], "x", color=line.get_color(), markersize=10)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("lateral aliases in the chain")
+    ax.set_ylabel("seconds (median of processes, fastest run)")
+    ax.set_title("Analysis time of a lateral-alias chain (x: first length that fails)")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
 def load_average() -> float | None:
@@ -429,9 +523,11 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
     parser.add_argument("--respond-worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--chains", default=",".join(map(str, CHAINS)), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        print(json.dumps(worker(args.worker, args.iterations, args.queries)), flush=True)
+        chains = [int(n) for n in args.chains.split(",")]
+        print(json.dumps(worker(args.worker, args.iterations, args.queries, chains)), flush=True)
         return 0
     if args.respond_worker:
         print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
@@ -439,6 +535,7 @@ def main(argv: List[str] | None = None) -> int:
     load_at_start = load_average()
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
     limit = args.queries or (QUICK_QUERIES if args.quick else 0)
+    chains = QUICK_CHAINS if args.quick else CHAINS
     if args.only == "respond":
         runs = 0
     if tpcds_dir() is None:
@@ -447,7 +544,7 @@ def main(argv: List[str] | None = None) -> int:
     for i in range(runs):
         for mode in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):
             t0 = time.perf_counter()
-            samples[mode].append(run_mode(mode, iterations, limit))
+            samples[mode].append(run_mode(mode, iterations, limit, chains))
             print(f"[bench] run {i + 1}/{runs} {mode:7s} {samples[mode][-1]}  ({time.perf_counter() - t0:.0f}s)",
                   file=sys.stderr, flush=True)
     import pyspark
@@ -457,8 +554,8 @@ def main(argv: List[str] | None = None) -> int:
                ("tpcds_analysis_s", "TPC-DS analysis+optimization, every query run (s)"),
                ("tpcds_planning_s", "TPC-DS analysis+optimization+planning, every query run (s; "
                                     "colsem with invariants off)")]
-    metrics += [(f"lca_chain_{n}_s", f"analysis of a {n}-alias lateral chain (s; vanilla = native LCA)")
-                for n in CHAINS]
+    metrics += [(f"lca_chain_{n}_s", f"analysis of a {n:,}-alias lateral chain (s; vanilla = native LCA)")
+                for n in chains]
     metrics += [("lca_runtime_s", f"3-level lateral-alias query over {RUNTIME_ROWS:,} rows (s)"),
                 ("inlined_runtime_s", f"the same query hand-inlined (s)"),
                 ("lca_udf_calls_per_row", "Python UDF calls per row, alias used 3 times")]
@@ -474,6 +571,16 @@ def main(argv: List[str] | None = None) -> int:
         ratio = colsem_ / vanilla if vanilla == vanilla and vanilla > 0 else float("nan")
         benchmarks.append({"name": metric, "label": label, "vanilla": _num(vanilla),
                            "colsem": _num(colsem_), "ratio": _num(ratio, 3)})
+    chain_report = chain_results(samples, chains, iterations, args.out) if samples["colsem"] else {}
+    if "ratio" in chain_report:
+        first, last, target = CHAIN_RATIO
+        benchmarks.append({"name": f"lca_chain_{last}_vs_{first}",
+                           "label": f"colsem analysis: {first:,}-alias chain (left) vs {last:,}-alias "
+                                    f"chain (right) (s; target ratio <= {target:g}: linear)",
+                           "vanilla": _num(chain_report["colsem_s"][str(first)]),
+                           "colsem": _num(chain_report["colsem_s"][str(last)]),
+                           "ratio": _num(chain_report["ratio"], 3), "target": target,
+                           "meets_target": chain_report["ratio"] <= target})
     if samples["colsem"] and "lca_runtime_s" in samples["colsem"][0]:
         lca = statistics.median(s["lca_runtime_s"] for s in samples["colsem"])
         inl = statistics.median(s["inlined_runtime_s"] for s in samples["colsem"])
@@ -517,7 +624,8 @@ def main(argv: List[str] | None = None) -> int:
                           "python": platform.python_version(),
                           "load_average_start": load_at_start, "load_average_end": load_average()},
               "spark": pyspark.__version__, "runs_per_mode": runs, "iterations": iterations,
-              "quick": args.quick, "tpcds_queries_per_run": limit or "all", "benchmarks": benchmarks}
+              "quick": args.quick, "tpcds_queries_per_run": limit or "all", "benchmarks": benchmarks,
+              "lca_chains": chain_report}
     args.out.mkdir(parents=True, exist_ok=True)
     stem = "latest" if args.only == "all" else f"latest-{args.only}"
     (args.out / f"{stem}.json").write_text(json.dumps(report, indent=2) + "\n")
@@ -536,6 +644,19 @@ def main(argv: List[str] | None = None) -> int:
     if args.only in ("all", "analysis"):
         md += ["", "`fails`: vanilla Spark's native lateral-alias support stops at 49 levels "
                "(\"Max iterations (100) reached for batch Resolution\")."]
+    if chain_report:
+        md += ["", "Lateral-alias chains (`SELECT id AS a0, a0 + 1 AS a1, ... FROM range(10)`): colsem "
+               "and native Spark time `spark.sql(q)` up to the analyzed plan (parse + analysis); DuckDB "
+               f"{chain_report['duckdb_version']} times `PREPARE` of the same query over `range(10) AS "
+               "t(id)` (parse, bind, optimize), in the bench's own process. Chart: "
+               "[lca_chain.png](lca_chain.png).", "",
+               "| aliases | colsem (s) | Spark native (s) | DuckDB PREPARE (s) |", "|---|---|---|---|"]
+        md += [f"| {int(n):,} | {show(c)} | {show(chain_report['native_s'][n])} | "
+               f"{show(chain_report['duckdb_s'][n])} |" for n, c in chain_report["colsem_s"].items()]
+        if "ratio" in chain_report:
+            md += ["", f"10,000/1,000 ratio: {chain_report['ratio']:.2f} (target <= "
+                   f"{chain_report['ratio_target']:g}). Native Spark is not run past "
+                   f"{NATIVE_CHAIN_LIMIT:,} aliases (it fails from 50 on)."]
     if args.only in ("all", "respond"):
         md += ["", "Responses: each size and mode in its own process, streaming to /dev/null; vanilla "
                "= `toLocalIterator()` + `json.dumps` per row by hand, colsem = `colsem.respond_iter` "

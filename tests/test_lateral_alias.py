@@ -133,6 +133,15 @@ def test_chain_of_a_thousand_aliases(session):
     assert [r["a1000"] for r in df.collect()] == [1001, 1002, 1003, 1003]
 
 
+def test_chain_of_ten_thousand_aliases_on_default_settings(session):
+    # Deeper chains fold longer runs, so the plan stays within maxDepth (400) nested Projects.
+    df = session.sql(chain(10_000) + " ORDER BY s1, s2")
+    assert len(df.columns) == 10_001 and df.columns[-1] == "a10000"
+    rows = df.collect()
+    assert [r["a10000"] for r in rows] == [10_001, 10_002, 10_003, 10_003]
+    assert [r["a5000"] for r in rows] == [5001, 5002, 5003, 5003]
+
+
 def test_deep_chains_still_evaluate_each_alias_once(session):
     # Past native's depth short single-use links are folded into their user, but a
     # non-deterministic alias is never folded: r is drawn once per row.

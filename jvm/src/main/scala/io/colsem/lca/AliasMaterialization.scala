@@ -6,7 +6,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression, SubqueryExpression, UnresolvedNamedLambdaVariable}
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project, Window}
-import org.apache.spark.sql.catalyst.trees.CurrentOrigin
+import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
 
 import io.colsem.{ColsemErrors, LateralAliasCandidate}
 
@@ -60,6 +60,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       val deepest = which.maxBy(level)
       throw ColsemErrors.lateralAliasTooDeep(levels.size, maxDepth, binding.items(deepest).origin)
     }
+    // The input's hidden columns, the same under every level (a level's lookup walks all below it).
+    val hidden = input.metadataOutput.filterNot(input.outputSet.contains)
     val initial: Option[(LogicalPlan, Substitution)] =
       Some((input, start.getOrElse(Substitution(binding, resolver, Map.empty, folded, privateNames))))
     levels.foldLeft(initial) {
@@ -69,8 +71,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
           val item = substitution.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
           if (privateNames) privateCopy(item) else item
         }
-        resolveLevel(pending, below).map { case (next, attributes) =>
-          (next, substitution.copy(computed = substitution.computed ++ ordered.zip(attributes)))
+        resolveLevel(pending, below, hidden).map { case (next, attributes) =>
+          (next, substitution.afterLevel(ordered, attributes, next.expressions))
         }
       case (None, _) => None
     }
@@ -120,8 +122,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
    * (`t2.k` over `JOIN ... USING (k)`, a file's `_metadata`) resolves in a second try that lists
    * them; Spark's AddMetadataColumns then exposes them from the input, as it does for the list.
    */
-  private def resolveLevel(items: Seq[NamedExpression], below: LogicalPlan): Option[(LogicalPlan, Seq[Attribute])] = {
-    val hidden = below.metadataOutput.filterNot(below.outputSet.contains)
+  private def resolveLevel(items: Seq[NamedExpression], below: LogicalPlan,
+      hidden: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
     val tries = if (hidden.isEmpty) Seq(below.output) else Seq(below.output, below.output ++ hidden)
     tries.iterator.map(resolveLevelOver(items, below, _)).collectFirst { case Some(level) => level }
   }
@@ -129,6 +131,20 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
   private def resolveLevelOver(items: Seq[NamedExpression], below: LogicalPlan,
       inputs: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
     val relation = LocalRelation(inputs)
+    // The items alone first: the analyzer then works on the level's new columns only, not on the
+    // columns it passes through (as many as the levels below it: quadratic in a long chain).
+    session.sessionState.analyzer.execute(Project(items, relation)) match {
+      case analyzed @ Project(resolvedItems, r) if (r eq relation) && analyzed.resolved &&
+          resolvedItems.size == items.size =>
+        Some((Project(below.output ++ resolvedItems, below), resolvedItems.map(_.toAttribute)))
+      case _ => resolveWithPassThrough(items, below, relation)
+    }
+  }
+
+  /** The level analyzed with the columns it passes through: window functions become a Window
+   *  under a Project that must list them. */
+  private def resolveWithPassThrough(items: Seq[NamedExpression], below: LogicalPlan,
+      relation: LocalRelation): Option[(LogicalPlan, Seq[Attribute])] = {
     val analyzed = session.sessionState.analyzer.execute(Project(below.output ++ items, relation))
     def projectionOrWindow(node: LogicalPlan): Boolean = node match {
       case _: Project | _: Window => true
@@ -147,16 +163,46 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
 /**
  * How the items of a SELECT list read the aliases computed below it (`computed`, by item) or
  * folded into them (`folded`); `privateNames` when the computed ones are under private names.
+ * `resolvedFolded`: folded aliases whose value a level has resolved, as found in that level.
  */
 private[lca] final case class Substitution(
     binding: LateralAliasBinding,
     resolver: Resolver,
     computed: Map[Int, Attribute],
     folded: Set[Int],
-    privateNames: Boolean) {
+    privateNames: Boolean,
+    resolvedFolded: Map[Int, Expression] = Map.empty) {
 
   /** Folded aliases' expressions, each built once (a pure cache: the same value each time). */
   private val foldedValues = mutable.HashMap.empty[Int, Expression]
+
+  /** Tells the folded values this substitution built from any other's (tags outlive a query). */
+  private val token = new Object
+
+  /**
+   * After a level computed the aliases `indices` as `attributes`: reads them there, and reads each
+   * folded alias whose value the level's `expressions` contain as that resolved value. A folded
+   * alias is read by all the items of its run: resolved once and shared, it is neither copied nor
+   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F nodes.
+   */
+  def afterLevel(indices: Seq[Int], attributes: Seq[Attribute], expressions: Seq[Expression]): Substitution = {
+    val found = mutable.LinkedHashMap.empty[Int, Expression]
+    expressions.foreach(_.foreach(e => e.getTagValue(Substitution.FoldedValue) match {
+      case Some((t, j)) if t eq token => found.getOrElseUpdate(j, e)
+      case _ =>
+    }))
+    copy(computed = computed ++ indices.zip(attributes), resolvedFolded = resolvedFolded ++ found)
+  }
+
+  /** Folded alias j's value, built from its expression and marked as j's for [[afterLevel]]. */
+  private def foldedValue(j: Int): Expression = foldedValues.getOrElseUpdate(j, {
+    val built = substitute(j, binding.items(j).asInstanceOf[Alias].child)
+    // A value that is another alias's (`a AS x, x AS y`) keeps its first mark.
+    if (!built.getTagValue(Substitution.FoldedValue).exists(_._1 eq token)) {
+      built.setTagValue(Substitution.FoldedValue, (token, j))
+    }
+    built
+  })
 
   /** Alias i, computed below the list, as the list's item i: under a private name, as its own
    *  name and expression id again, so the list's output is what it would be without colsem. */
@@ -181,8 +227,8 @@ private[lca] final case class Substitution(
    *  attribute, names included: split names would let it inline a doubling chain exponentially). */
   def value(c: LateralAliasCandidate, j: Int, asWritten: Boolean): Expression =
     if (folded.contains(j)) {
-      LateralAliasBinding.field(foldedValues.getOrElseUpdate(j,
-        substitute(j, binding.items(j).asInstanceOf[Alias].child)), c)
+      val resolved = if (asWritten) None else resolvedFolded.get(j)
+      LateralAliasBinding.field(resolved.getOrElse(foldedValue(j)), c)
     } else {
       val column = if (asWritten || !privateNames) computed(j).withName(c.nameParts.head) else computed(j)
       c.nameParts.tail.foldLeft(column: Expression)((b, f) => ExtractValue(b, Literal(f), resolver))
@@ -212,4 +258,9 @@ private[lca] final case class Substitution(
     }
     replace(e, inWindow = false)
   }
+}
+
+private[lca] object Substitution {
+  /** On the value of a folded alias: the [[Substitution]] that built it (its token) and the alias. */
+  val FoldedValue: TreeNodeTag[(AnyRef, Int)] = TreeNodeTag[(AnyRef, Int)]("colsem.lateralAlias.foldedValue")
 }

@@ -27,14 +27,19 @@ import io.colsem.{FunctionKinds, LateralAliasCandidate}
  */
 private[lca] object ChainFolding {
 
-  /** The most aliases folded into one expression in a row. */
+  /** The most aliases folded into one expression in a row, in chains up to [[Levels]] * 8 deep. */
   val FoldDepth = 8
 
-  /** The largest expression (in nodes) a folded alias may become. */
+  /** The largest expression (in nodes) a folded alias may become, at [[FoldDepth]]. */
   val FoldSize = 64
 
-  /** The aliases among `which` to fold, each within [[FoldDepth]] and [[FoldSize]]. */
-  def folded(session: SparkSession, binding: LateralAliasBinding, which: Set[Int]): Set[Int] =
+  /** The nested Projects a plain chain is folded into at most: deeper chains fold longer runs
+   *  (each fold still a shallow expression), so the plan's depth stays well within the stack. */
+  val Levels = 250
+
+  /** The aliases among `which` to fold, each within the run and size limits for the chain's depth. */
+  def folded(session: SparkSession, binding: LateralAliasBinding, which: Set[Int]): Set[Int] = {
+    val (foldDepth, foldSize) = limits(binding, which)
     which.toSeq.sorted.foldLeft(Map.empty[Int, (Int, Int)]) { (folds, j) =>
       val depth = 1 + (0 +: binding.uses(j).toSeq.flatMap(folds.get).map(_._1)).max
       val size = binding.items(j).collect {
@@ -44,12 +49,22 @@ private[lca] object ChainFolding {
         }
         case _ => 1
       }.sum
-      if (depth <= FoldDepth && size <= FoldSize && isPlainRowExpression(session, binding.items(j))) {
+      if (depth <= foldDepth && size <= foldSize && isPlainRowExpression(session, binding.items(j))) {
         folds + (j -> (depth, size))
       } else {
         folds
       }
     }.keySet
+  }
+
+  /** The longest run of folds and the largest folded expression for `which`: [[FoldDepth]] and
+   *  [[FoldSize]], scaled up by how much deeper than [[Levels]] * [[FoldDepth]] the chain is. */
+  private def limits(binding: LateralAliasBinding, which: Set[Int]): (Int, Int) = {
+    val level = binding.levels(which, Set.empty)
+    val chainDepth = if (which.isEmpty) 0 else which.iterator.map(level).max + 1
+    val scale = math.max(1, (chainDepth + Levels * FoldDepth - 1) / (Levels * FoldDepth))
+    (FoldDepth * scale, FoldSize * scale)
+  }
 
   /** Whether recomputing this alias inside its user is as good as reading it: deterministic,
    *  no UDF, aggregate, window, generator or subquery (codegen shares the common part). */

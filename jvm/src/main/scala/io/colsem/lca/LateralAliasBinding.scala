@@ -45,10 +45,12 @@ private[lca] final class LateralAliasBinding private (
   /** Each item's dependency level among the aliases `kept` (computed below the list); an alias in
    *  `folded` is no level of its own and stands for the aliases it uses. */
   def levels(kept: Set[Int], folded: Set[Int]): IndexedSeq[Int] = {
-    def effective(i: Int): Set[Int] = dependsOn(i).flatMap(j => if (folded.contains(j)) effective(j) else Set(j))
+    // A folded alias's level is that of its deepest kept input, so an item's level is one more
+    // than the deepest of its direct uses' (kept: their level; folded: the level they stand for):
+    // one pass in item order, linear in the uses.
     items.indices.foldLeft(Vector.empty[Int]) { (level, i) =>
-      val deps = effective(i).filter(kept)
-      level :+ (if (deps.isEmpty) 0 else deps.map(level).max + 1)
+      val below = dependsOn(i).iterator.map(j => if (kept.contains(j)) level(j) + 1 else if (folded.contains(j)) level(j) else 0)
+      level :+ below.foldLeft(0)(math.max)
     }
   }
 
@@ -84,20 +86,36 @@ private[lca] object LateralAliasBinding {
       items: IndexedSeq[NamedExpression],
       input: LogicalPlan,
       inSubqueries: Map[Int, SubqueryAliases.Uses] = Map.empty): LateralAliasBinding = {
-    val meanings = items.indices.flatMap { i =>
+    val aliases = aliasesByName(items)
+    val meanings = items.indices.map { i =>
       items(i).collect { case c: LateralAliasCandidate => c }.distinct.map { c =>
-        (i, c) -> meaningOf(session, resolver, items, input, i, c)
+        c -> meaningOf(session, resolver, items, aliases, input, i, c)
       }
     }
-    val dependsOn = items.indices.map(i => meanings.collect { case ((`i`, _), Right(j)) => j }.toSet ++
-      inSubqueries.get(i).toSeq.flatMap(_.values))
-    new LateralAliasBinding(items, meanings.toMap, inSubqueries, dependsOn)
+    val dependsOn = meanings.zipWithIndex.map { case (ms, i) =>
+      ms.collect { case (_, Right(j)) => j }.toSet ++ inSubqueries.get(i).toSeq.flatMap(_.values)
+    }
+    val byItem = meanings.zipWithIndex.flatMap { case (ms, i) => ms.map { case (c, m) => (i, c) -> m } }
+    new LateralAliasBinding(items, byItem.toMap, inSubqueries, dependsOn)
   }
+
+  /** The items that are explicit aliases, in order, by [[nameBucket]]: a name's earlier aliases
+   *  are found without scanning the list (a chain of N aliases would cost N * N). */
+  private[lca] def aliasesByName(items: IndexedSeq[NamedExpression]): Map[String, IndexedSeq[Int]] =
+    items.indices.collect {
+      case j if items(j).isInstanceOf[Alias] && !PlanTags.isImplicitName(items(j).asInstanceOf[Alias]) => j
+    }.groupBy(j => nameBucket(items(j).name))
+
+  /** A key equal for any two names either resolver takes as equal (String.equalsIgnoreCase
+   *  compares characters as upper case, then as lower case); the resolver decides within it. */
+  private[lca] def nameBucket(name: String): String =
+    name.map(ch => Character.toLowerCase(Character.toUpperCase(ch)))
 
   private def meaningOf(
       session: SparkSession,
       resolver: Resolver,
       items: IndexedSeq[NamedExpression],
+      aliases: Map[String, IndexedSeq[Int]],
       input: LogicalPlan,
       i: Int,
       c: LateralAliasCandidate): Either[Expression, Int] =
@@ -107,7 +125,9 @@ private[lca] object LateralAliasBinding {
       case None if c.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, c.nameParts.head) =>
         Left(c.attribute)
       case None =>
-        aliasesNamed(resolver, items, c.nameParts.head, i) match {
+        val name = c.nameParts.head
+        aliases.getOrElse(nameBucket(name), IndexedSeq.empty)
+          .takeWhile(_ < i).filter(j => resolver(items(j).name, name)) match {
           case Seq(j) => Right(j)
           case Seq() => Left(c.attribute)
           case many => throw ColsemErrors.ambiguousLateralAlias(

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Proj
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
-import io.colsem.{ColsemErrors, FunctionKinds, PlanTags, UserQueries}
+import io.colsem.{ColsemErrors, FunctionKinds, UserQueries}
 import io.colsem.shims.SparkShims
 
 /**
@@ -33,11 +33,11 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
 
   private def check(operator: LogicalPlan, items: Seq[NamedExpression], input: LogicalPlan): Unit = {
     val resolver = conf.resolver
+    // By name, so that each name looks at its own aliases only, not the whole list (quadratic).
+    lazy val aliases = LateralAliasBinding.aliasesByName(items.toIndexedSeq)
     def aliasesNamed(name: String, range: Range): Option[Int] =
-      range.find(j => items(j) match {
-        case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, name)
-        case _ => false
-      })
+      aliases.getOrElse(LateralAliasBinding.nameBucket(name), IndexedSeq.empty)
+        .find(j => range.contains(j) && resolver(items(j).name, name))
     // Spark's ExtractGenerator puts a generator below the list, so its alias is a column every
     // item can read, an earlier one too (`SELECT col + 1 AS col2, explode(arr) AS col`).
     val generatorAliases = items.collect { case a @ Alias(g, _) if isGenerator(g) => a.name }

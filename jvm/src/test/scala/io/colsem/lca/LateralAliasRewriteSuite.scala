@@ -2,7 +2,7 @@ package io.colsem.lca
 
 import org.apache.spark.sql.{AnalysisException, SparkSession}
 import org.apache.spark.sql.catalyst.analysis.caseInsensitiveResolution
-import org.apache.spark.sql.catalyst.expressions.{Attribute, AttributeReference, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{Add, Attribute, AttributeReference, NamedExpression}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
@@ -146,6 +146,23 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     val (folded, substitution) = materialize(b, nativeDepth = 3)
     assert(substitution.folded === (0 to 18).toSet -- Set(8, 17))
     assert(levels(folded) === Seq(Seq("x9"), Seq("x18")))
+  }
+
+  test("deeper chains fold longer runs, each folded value resolved once and shared") {
+    // 4,000 aliases: twice the depth folded in runs of 8 within ChainFolding.Levels, so runs of 16.
+    val chain = (1 to 4000).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
+    val b = bind(s"SELECT $chain FROM t")
+    val (below, substitution) = new AliasMaterialization(spark, caseInsensitiveResolution)
+      .materialize(b, input, b.used, copies = false, nativeDepth = 49, maxDepth = 400).get
+    assert(levels(below).size === 3999 / 17)
+    assert(levels(below).size <= ChainFolding.Levels)
+    assert(substitution.folded.size === 3999 - 3999 / 17)
+    // x2 (item 1, x1 + 1 with x1 = a) is folded into x17, the first level: read as the resolved
+    // part of that level.
+    val x2 = substitution.resolvedFolded(1)
+    assert(x2.resolved && x2.isInstanceOf[Add] && x2.references.toSeq.map(_.name) === Seq("a"))
+    val x17 = below.collect { case p: Project => p }.last.projectList.last
+    assert(x17.find(_ eq x2).isDefined)
   }
 
   test("a level that does not resolve as a projection is left to Spark") {
