@@ -5,12 +5,12 @@ shapes × Spark native × DuckDB × colsem is these results (`COLSEM_DOCS_REGENE
 
 from __future__ import annotations
 
-import os
 from typing import Any, Dict, List
 
 import pytest
 
 from conftest import ROOT
+from docs_sections import check_generated_section
 from golden import format_value, is_ordered, run_statement
 from lateral_shapes import ShapeStatement, shape_statements
 
@@ -116,12 +116,5 @@ def shapes_table(outcomes: Dict[str, Dict[str, Any]]) -> str:
 
 
 def test_docs_table_is_these_results(outcomes):
-    text = DOCS.read_text()
-    table = shapes_table(outcomes)
-    if os.environ.get("COLSEM_DOCS_REGENERATE") == "1":
-        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-        DOCS.write_text(text[:start] + "\n" + table + "\n" + text[end:])
-        text = DOCS.read_text()
-    assert f"{BEGIN}\n{table}\n{END}" in text, (
-        "docs/lateral-aliases.md's shapes table is stale: run `make test PYTEST_ARGS='-k shapes'` with "
-        "COLSEM_DOCS_REGENERATE=1 and review the diff")
+    check_generated_section(DOCS, BEGIN, END, shapes_table(outcomes),
+                            "run `make test PYTEST_ARGS='-k shapes'`")

@@ -10,7 +10,6 @@ reads. The write table in docs/star.md is these results (`COLSEM_DOCS_REGENERATE
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Dict, List
@@ -18,6 +17,7 @@ from typing import Dict, List
 import pytest
 
 from conftest import ROOT, run_python
+from docs_sections import check_generated_section
 from golden import running_line, version_property
 
 FORMATS_LINE = version_property("formats.line")
@@ -333,14 +333,7 @@ def formats_table(results: Dict[str, List[dict]]) -> str:
 
 
 def test_docs_table_is_these_results(formats):
-    text = DOCS.read_text()
-    table = formats_table(formats)
-    if os.environ.get("COLSEM_DOCS_REGENERATE") == "1":
-        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
-        DOCS.write_text(text[:start] + "\n" + table + "\n" + text[end:])
-        text = DOCS.read_text()
-    assert f"{BEGIN}\n{table}\n{END}" in text, "docs/star.md's formats table is stale: run `make formats " \
-        "PYTEST_ARGS=...` with COLSEM_DOCS_REGENERATE=1 and review the diff"
+    check_generated_section(DOCS, BEGIN, END, formats_table(formats), "run `make formats PYTEST_ARGS=...`")
 
 
 def test_the_error_says_which_write_and_which_columns(formats):

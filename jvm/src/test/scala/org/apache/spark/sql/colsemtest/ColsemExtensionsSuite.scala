@@ -43,11 +43,11 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
     val extensions = new SparkSessionExtensions
     new ColsemExtensions().apply(extensions)
     new ColsemExtensions().apply(extensions)
-    assert(extensions.buildCheckRules(spark).size === 3)
+    assert(extensions.buildCheckRules(spark).size === 4)
     assert(extensions.buildPlannerStrategies(spark).size === 1)
     val other = new SparkSessionExtensions
     new ColsemExtensions().apply(other)
-    assert(other.buildCheckRules(spark).size === 3)
+    assert(other.buildCheckRules(spark).size === 4)
   }
 
   test("an invalid value fails the next query; SET and RESET still work") {
