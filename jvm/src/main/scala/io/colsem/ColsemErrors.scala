@@ -131,12 +131,13 @@ object ColsemErrors {
         "an UPDATE then keeps their values, an INSERT fills them with their defaults.")
   }
 
-  def hiddenColumnsNotWrittenByDeltaMerge(table: String, missing: Seq[String], providedColumns: Seq[String]): AnalysisException =
+  def hiddenColumnsNotWrittenByDeltaMerge(table: String, missing: Seq[String]): AnalysisException = {
+    val selected = ("*" +: missing).map(c => "\"" + c + "\"").mkString(", ")
     hiddenColumnsError("Delta's merge API (DeltaTable.merge)", table, missing, Origin(),
       "Its source went through a * that left them out, and an insert of the merge would fill them with NULL " +
         "(insertAll() with schema evolution, or an insert(...) that does not set them). " +
-        s"Select them in the source (df.select(\"*\", ${missing.map(c => "\"" + c + "\"").mkString(", ")})), " +
-        s"or set them in insert(...) explicitly.")
+        s"Select them in the source (df.select($selected)), or set them in insert(...) explicitly.")
+  }
 
   private def hiddenColumnsError(
       write: String, table: String, missing: Seq[String], origin: Origin, advice: String): AnalysisException =

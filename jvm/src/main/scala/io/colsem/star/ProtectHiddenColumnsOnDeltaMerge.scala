@@ -51,7 +51,7 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
         val lost = missing.columns.filter(c => leftOutByStar.exists(resolver(_, c)) &&
           insertClauses(command).exists(fillsWithNull(_, c, resolver)))
         if (lost.nonEmpty) {
-          throw ColsemErrors.hiddenColumnsNotWrittenByDeltaMerge(missing.tableName, lost, missing.providedColumns)
+          throw ColsemErrors.hiddenColumnsNotWrittenByDeltaMerge(missing.tableName, lost)
         }
       }
   }
