@@ -408,7 +408,7 @@ def respond_benchmarks(quick: bool) -> List[Dict[str, object]]:
                            ("seconds", f"stream {rows:,} rows as a response: time (s)")):
             v, c = result["vanilla"][key], result["colsem"][key]
             out.append({"name": f"respond_stream_{rows}_{key}", "label": label, "vanilla": _num(v, 1),
-                        "colsem": _num(c, 1), "ratio": _num(c / v, 3)})
+                        "colsem": _num(c, 1), "ratio": _num(_ratio(c, v), 3)})
     return out
 
 
@@ -502,6 +502,11 @@ def load_average() -> float | None:
         return round(os.getloadavg()[0], 2)
     except OSError:
         return None
+
+
+def _ratio(value: float, base: float) -> float:
+    """value / base; NaN (no ratio) when the base is 0, e.g. no RSS growth at all while streaming."""
+    return value / base if base else float("nan")
 
 
 def _num(value: float, digits: int = 4):
