@@ -14,7 +14,8 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from fuzz.query import Generator, has_lateral, render  # noqa: E402
+from fuzz.query import (B, I, Bin, Col, Core, Generator, GroupAlias, GroupingSets, Item, LatRef, Lit,  # noqa: E402
+                        Query, ScalarSub, Agg, TableRef, has_lateral, render, shapes)
 from fuzz.runner import main  # noqa: E402
 
 
@@ -27,6 +28,42 @@ def test_generator_is_seeded_and_inlines_lateral_aliases():
     assert len(lateral) >= 20
     for q in lateral:
         assert render(q, inline=True) != render(q)
+
+
+def test_generator_makes_every_lateral_alias_shape():
+    found = set()
+    for i in range(1500):
+        q = Generator(5 * 1000003 + i).query()
+        if has_lateral(q):
+            found.update(shapes(q))
+    assert {"GROUP BY alias", "GROUP BY ordinal", "GROUP BY ALL", "ROLLUP", "CUBE", "GROUPING SETS",
+            "grouping() over an alias", "window in a grouped query over an alias", "window over an alias",
+            "alias inside an aggregate", "alias in WHERE", "alias in a correlated scalar subquery",
+            "alias in a correlated EXISTS"} <= found, found
+
+
+def test_inlined_form_of_the_new_shapes():
+    k = Col(None, "k", I, "k", "t1")
+    # SELECT k + 1 AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE t2.k < x) FROM fa AS t1 WHERE x > 2
+    sub = Query([], Core([Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)], TableRef("fb", "t2"), [],
+                         Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I)), None, None))
+    q = Query([], Core([Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)], TableRef("fa", "t1"),
+                       [], Bin(">", LatRef("x", "x", I), Lit("2", I)), None, None))
+    assert render(q) == ("SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE (t2.k < x)) "
+                         "FROM fa AS t1 WHERE (x > 2)")
+    # Inside the subquery the alias is an outer reference: its columns qualified, so fb.k cannot
+    # capture them; in WHERE it is the item's expression as written.
+    assert render(q, inline=True) == ("SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE "
+                                      "(t2.k < ((t1.k + 1)))) FROM fa AS t1 WHERE (((k + 1)) > 2)")
+    assert shapes(q) == ["alias in WHERE", "alias in a correlated scalar subquery"]
+    # ROLLUP over aliases: inlined, each alias is its expression, an integer literal cast (a bare
+    # one would be an ordinal).
+    g = Query([], Core([Item(Lit("7", I), "a"), Item(Bin("+", LatRef("a", "a", I), k), "b"),
+                        Item(Agg("count", None), "c")], TableRef("fa", "t1"), [], None,
+                       [GroupingSets("ROLLUP", [[GroupAlias("a"), GroupAlias("b")]])], None))
+    assert render(g).endswith("GROUP BY ROLLUP(a, b)")
+    assert render(g, inline=True) == ("SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 "
+                                      "GROUP BY ROLLUP(CAST((7) AS INT), (((7) + k)))")
 
 
 def test_short_seeded_run_has_no_differences(tmp_path: Path):

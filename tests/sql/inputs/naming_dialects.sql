@@ -14,6 +14,11 @@ WITH c AS (SELECT s1 * 2, s1 * 3 FROM t1) SELECT * FROM c ORDER BY 1;
 SELECT `?column?` FROM (SELECT s1 * 2, s1 * 3 FROM t1);
 -- Lateral aliases see only explicit aliases, not the implicit `s1` of the CAST.
 SELECT 10 AS x, CAST(s1 AS BIGINT), x + 1 FROM t1 ORDER BY 2;
+-- Grouped by items that use lateral aliases (GROUP BY ALL, ordinals): an unaliased item keeps
+-- its dialect name (the fuzzer's query 335 of seed 11 was an INTERNAL_ERROR here).
+SELECT s1 AS w, 0.5, w + 1 FROM t1 GROUP BY ALL ORDER BY 1;
+SELECT s1 AS w, 0.5, w + 1, count(*) FROM t1 GROUP BY 1, 2, 3 ORDER BY 1;
+SELECT s1 AS w, w * 2, count(*) FROM t1 GROUP BY ROLLUP(1, 2) ORDER BY 1, 2;
 SET spark.colsem.naming.dialect=mysql;
 SELECT s1 <> 1, COUNT( * ), -2, 'foo', NULL, true, s1 /* c */ + 1, t1.S1 FROM t1 GROUP BY s1 ORDER BY 1, 8;
 SELECT `s1+1` FROM (SELECT s1+1 FROM t1) ORDER BY 1;

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, 
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate}
+import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, PendingItemName}
 
 /**
  * The lateral aliases of an aggregate SELECT list. Aliases used inside aggregate function
@@ -83,6 +83,8 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
             Alias(binding.inline(i), al.name)(al.exprId, al.qualifier, al.explicitMetadata, al.nonInheritableMetadataKeys)
           case _: UnresolvedAlias if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
             UnresolvedAlias(binding.inlineItem(i))
+          case p: PendingItemName if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
+            p.withItem(binding.inlineItem(i))
           case item =>
             unmarkExpression(substitute(i, item, Place.Outside)).asInstanceOf[NamedExpression]
         }

@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAlias, Unreso
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PlanTags}
+import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PendingItemName, PlanTags}
 
 /**
  * What each [[LateralAliasCandidate]] of one SELECT list means over the list's input, decided once
@@ -66,6 +66,7 @@ private[lca] final class LateralAliasBinding private (
   def inlineItem(i: Int): Expression = items(i) match {
     case a: Alias => inlineIn(i, a.child)
     case UnresolvedAlias(child, _) => inlineIn(i, child)
+    case p: PendingItemName => inlineIn(i, p.child)
     case other => inlineIn(i, other)
   }
 

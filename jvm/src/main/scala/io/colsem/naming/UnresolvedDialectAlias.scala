@@ -5,6 +5,8 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, ExprId, Expression,
 import org.apache.spark.sql.catalyst.trees.TreePattern.{TreePattern, UNRESOLVED_ALIAS}
 import org.apache.spark.sql.types.DataType
 
+import io.colsem.PendingItemName
+
 /**
  * An unaliased SELECT item whose dialect name is decided (from the expression as parsed) but whose
  * Alias is not: Spark's counterpart is [[org.apache.spark.sql.catalyst.analysis.UnresolvedAlias]],
@@ -21,7 +23,7 @@ import org.apache.spark.sql.types.DataType
  * UnresolvedAlias by class and leave this node alone.
  */
 case class UnresolvedDialectAlias(child: Expression, name: String, bareName: Boolean)
-    extends UnaryExpression with NamedExpression with Unevaluable {
+    extends UnaryExpression with PendingItemName with Unevaluable {
 
   override lazy val resolved: Boolean = false
   override def dataType: DataType = throw new UnresolvedException("dataType")
@@ -33,6 +35,8 @@ case class UnresolvedDialectAlias(child: Expression, name: String, bareName: Boo
   override def sql: String = s"${child.sql} AS `$name`"
   override def toString: String = s"$child AS '$name"
   final override val nodePatterns: Seq[TreePattern] = Seq(UNRESOLVED_ALIAS)
+
+  override def withItem(e: Expression): NamedExpression = copy(child = e)
 
   override protected def withNewChildInternal(newChild: Expression): UnresolvedDialectAlias =
     copy(child = newChild)
