@@ -8,6 +8,7 @@ expression of the earlier item of that name in the same SELECT list, so shrinkin
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -30,6 +31,7 @@ class Col(Node):
     name: str
     typ: str
     show: str  # the spelling used (case varies; Spark and DuckDB are case-insensitive)
+    owner: str = ""  # the table alias the column comes from, even when qual is None
 
 
 @dataclass
@@ -179,6 +181,29 @@ class GroupAlias(Node):
 
 
 @dataclass
+class GroupOrdinal(Node):
+    pos: int  # 1-based position in the SELECT list
+
+
+@dataclass
+class GroupAll(Node):
+    """GROUP BY ALL (the only element of Core.group)."""
+
+
+@dataclass
+class GroupingSets(Node):
+    kind: str  # 'ROLLUP', 'CUBE' or 'GROUPING SETS'
+    sets: List[List[Node]]  # ROLLUP/CUBE: one list of elements; GROUPING SETS: one list per set
+
+
+@dataclass
+class Grouping(Node):
+    """grouping(<alias>) or grouping_id(<alias>, ...) over items the GROUP BY names."""
+    fn: str
+    args: List[Node]
+
+
+@dataclass
 class Core(Node):
     items: List[Node]
     source: Node
@@ -217,20 +242,26 @@ def render(q: Query, inline: bool = False) -> str:
     return _query(q, inline)
 
 
-def _query(q: Query, inline: bool) -> str:
+# Inlined, an alias read inside a subquery of its SELECT list becomes an outer reference: its
+# expression is rendered with every column qualified, so no column of the subquery's own FROM can
+# capture it (the generator only reads there aliases whose expression allows that).
+Env = Dict[str, str]
+
+
+def _query(q: Query, inline: bool, outer: Optional[Env] = None) -> str:
     parts = []
     if q.ctes:
         parts.append("WITH " + ", ".join(f"{c.name} AS ({_query(c.q, inline)})" for c in q.ctes))
-    parts.append(_body(q.body, inline))
+    parts.append(_body(q.body, inline, outer or {}))
     if q.order:
         parts.append("ORDER BY " + ", ".join(f"{p}{' DESC' if d else ''}" for p, d in q.order))
     return " ".join(parts)
 
 
-def _body(b: Node, inline: bool) -> str:
+def _body(b: Node, inline: bool, outer: Env) -> str:
     if isinstance(b, SetOp):
-        return f"{_core(b.left, inline)} {b.op} {_core(b.right, inline)}"
-    return _core(b, inline)
+        return f"{_core(b.left, inline, outer)} {b.op} {_core(b.right, inline, outer)}"
+    return _core(b, inline, outer)
 
 
 def _source(s: Node, inline: bool) -> str:
@@ -239,8 +270,11 @@ def _source(s: Node, inline: bool) -> str:
     return f"({_query(s.q, inline)}) AS {s.alias}"
 
 
-def _core(c: Core, inline: bool) -> str:
-    env: Dict[str, str] = {}
+def _core(c: Core, inline: bool, outer: Env) -> str:
+    # env: an alias's inlined text in this SELECT list; qenv: the same, columns qualified, for
+    # subqueries (outer: the enclosing list's qenv, for a subquery's own items).
+    env: Env = dict(outer)
+    qenv: Env = dict(outer)
     items = []
     for it in c.items:
         if isinstance(it, StarItem):
@@ -249,11 +283,12 @@ def _core(c: Core, inline: bool) -> str:
                 text += " EXCEPT (" + ", ".join(it.except_) + ")"
             items.append(text)
             continue
-        text = _e(it.e, inline, env)
+        text = _e(it.e, inline, env, qenv)
         if it.alias:
             items.append(f"{text} AS {it.alias}")
             if inline:
                 env[it.alias.lower()] = f"({text})"
+                qenv[it.alias.lower()] = f"({_e(it.e, inline, qenv, qenv, qualify=True)})"
         else:
             items.append(text)
     out = "SELECT " + ("DISTINCT " if c.distinct else "") + ", ".join(items)
@@ -263,21 +298,43 @@ def _core(c: Core, inline: bool) -> str:
         if j.using:
             out += " USING (" + ", ".join(j.using) + ")"
         elif j.on is not None:
-            out += " ON " + _e(j.on, inline, {})
+            out += " ON " + _e(j.on, inline, {}, {})
     if c.where is not None:
-        out += " WHERE " + _e(c.where, inline, {})
+        # A select alias in WHERE (the generator reads there only per-row aliases with no subquery).
+        out += " WHERE " + _e(c.where, inline, env, {})
     if c.group:
-        out += " GROUP BY " + ", ".join(g.name if isinstance(g, GroupAlias) else _e(g, inline, {})
-                                        for g in c.group)
+        out += " GROUP BY " + ", ".join(_group(g, inline, env) for g in c.group)
     if c.having is not None:
-        out += " HAVING " + _e(c.having, inline, {})
+        out += " HAVING " + _e(c.having, inline, {}, {})
     return out
 
 
-def _e(n: Node, inline: bool, env: Dict[str, str]) -> str:
-    r = lambda x: _e(x, inline, env)  # noqa: E731
+def _group(g: Node, inline: bool, env: Env) -> str:
+    if isinstance(g, GroupAlias):
+        return g.name
+    if isinstance(g, GroupOrdinal):
+        return str(g.pos)
+    if isinstance(g, GroupAll):
+        return "ALL"
+    if isinstance(g, GroupingSets):
+        # Inlined, an alias inside ROLLUP, CUBE or GROUPING SETS becomes its item's expression; an
+        # integer literal there would be an ordinal, so it is written as a cast (what a user writes).
+        def element(x: Node) -> str:
+            if not (inline and isinstance(x, GroupAlias)):
+                return _group(x, inline, env)
+            text = env.get(x.name.lower(), x.name)
+            return f"CAST({text} AS INT)" if re.fullmatch(r"\(-?\d+\)", text) else text
+        if g.kind == "GROUPING SETS":
+            return "GROUPING SETS (" + ", ".join("(" + ", ".join(element(x) for x in s) + ")" for s in g.sets) + ")"
+        return f"{g.kind}(" + ", ".join(element(x) for x in g.sets[0]) + ")"
+    return _e(g, inline, {}, {})
+
+
+def _e(n: Node, inline: bool, env: Env, qenv: Env, qualify: bool = False) -> str:
+    r = lambda x: _e(x, inline, env, qenv, qualify)  # noqa: E731
     if isinstance(n, Col):
-        return f"{n.qual}.{n.show}" if n.qual else n.show
+        qual = n.qual or (n.owner if qualify else None)
+        return f"{qual}.{n.show}" if qual else n.show
     if isinstance(n, Lit):
         return n.text
     if isinstance(n, LatRef):
@@ -308,14 +365,16 @@ def _e(n: Node, inline: bool, env: Dict[str, str]) -> str:
         if n.order:
             spec.append("ORDER BY " + ", ".join(r(o.e) + (" DESC" if o.desc else "") for o in n.order))
         return f"{n.fn}({r(n.arg) if n.arg is not None else ''}) OVER ({' '.join(spec)})"
+    if isinstance(n, Grouping):
+        return f"{n.fn}({', '.join(r(a) for a in n.args)})"
     if isinstance(n, InList):
         return f"({r(n.e)} {'NOT ' if n.neg else ''}IN ({', '.join(r(i) for i in n.items)}))"
     if isinstance(n, ScalarSub):
-        return f"({_query(n.q, inline)})"
+        return f"({_query(n.q, inline, qenv)})"
     if isinstance(n, InSub):
-        return f"({r(n.e)} {'NOT ' if n.neg else ''}IN ({_query(n.q, inline)}))"
+        return f"({r(n.e)} {'NOT ' if n.neg else ''}IN ({_query(n.q, inline, qenv)}))"
     if isinstance(n, Exists):
-        return f"({'NOT ' if n.neg else ''}EXISTS ({_query(n.q, inline)}))"
+        return f"({'NOT ' if n.neg else ''}EXISTS ({_query(n.q, inline, qenv)}))"
     raise TypeError(type(n).__name__)
 
 
@@ -353,6 +412,49 @@ def explicit_names(q: Query) -> List[str]:
     return names
 
 
+def _reads_alias(n: object) -> bool:
+    """A lateral alias reference in `n`, not counting nested queries."""
+    if isinstance(n, LatRef):
+        return True
+    if isinstance(n, Query):
+        return False
+    if isinstance(n, Node):
+        return any(_reads_alias(v) for v in vars(n).values())
+    if isinstance(n, (list, tuple)):
+        return any(_reads_alias(v) for v in n)
+    return False
+
+
+def shapes(q: Query) -> List[str]:
+    """The lateral-alias shapes of docs/lateral-aliases.md a query holds (each SELECT that reads
+    an alias counts for its own clauses), for the fuzzer's per-shape tally."""
+    found = set()
+    for c in (n for n in walk(q) if isinstance(n, Core)):
+        items = [it for it in c.items if isinstance(it, Item)]
+        if not any(_reads_alias(it.e) for it in items) and not _reads_alias(c.where):
+            if not any(_reads_alias(x.q) for x in walk(c.items) if isinstance(x, (ScalarSub, InSub, Exists))):
+                continue
+        grouped = c.group is not None or any(isinstance(x, Agg) for it in items for x in walk(it.e)
+                                             if not isinstance(x, Query))
+        for g in c.group or []:
+            found.add({GroupAlias: "GROUP BY alias", GroupOrdinal: "GROUP BY ordinal", GroupAll: "GROUP BY ALL",
+                       GroupingSets: getattr(g, "kind", "")}.get(type(g), "GROUP BY column"))
+        if any(isinstance(x, Grouping) for x in walk(c.items)):
+            found.add("grouping() over an alias")
+        if any(isinstance(x, Win) and _reads_alias(x) for x in walk(c.items)):
+            found.add("window in a grouped query over an alias" if grouped else "window over an alias")
+        if any(isinstance(x, Agg) and _reads_alias(x.arg) for x in walk(c.items)):
+            found.add("alias inside an aggregate")
+        if _reads_alias(c.where):
+            found.add("alias in WHERE")
+        for x in walk(c.items):
+            if isinstance(x, (ScalarSub, InSub, Exists)) and any(
+                    isinstance(y, Core) and _reads_alias(y.where) for y in walk(x.q)):
+                found.add({ScalarSub: "alias in a correlated scalar subquery", InSub: "alias in a correlated IN",
+                           Exists: "alias in a correlated EXISTS"}[type(x)])
+    return sorted(found)
+
+
 DUCK_FUNCS = {"coalesce", "upper", "lower", "length", "abs"}
 DUCK_OPS = {"+", "-", "*", "=", "<>", "<", "<=", ">", ">=", "AND", "OR", "||"}
 
@@ -372,7 +474,8 @@ def duck_compatible(q: Query) -> bool:
     if any(j.using for j in c.joins):
         return False
     for n in walk(c):
-        if isinstance(n, (Core, Item, TableRef, Join, When, Case, LatRef, IsNull, GroupAlias)):
+        if isinstance(n, (Core, Item, TableRef, Join, When, Case, LatRef, IsNull, GroupAlias,
+                          GroupOrdinal, GroupAll)):
             continue
         if isinstance(n, Col):
             if n.typ != I and n.typ != S:
@@ -412,6 +515,9 @@ class LatInfo:
     name: str
     typ: str
     row: bool  # a per-row value (usable inside aggregate arguments)
+    clean: bool = False  # per-row, no subquery: may be read in WHERE
+    portable: bool = False  # clean, every column qualifiable: may be read inside a subquery
+    win: bool = False  # holds a window function (a window may not read it)
 
 
 @dataclass
@@ -424,6 +530,8 @@ class Ctx:
     windows: bool = False
     subqueries: bool = True
     sub_depth: int = 0
+    lat_subqueries: bool = False  # subqueries here may read portable aliases (correlation)
+    qualifiable: bool = True  # no USING join: every column of the scope can be qualified
 
 
 class Generator:
@@ -450,7 +558,7 @@ class Generator:
     def col_node(self, ci: ColInfo, ctx_scope: List[ColInfo], force_qual: bool = False) -> Col:
         same = [c for c in ctx_scope if c.name.lower() == ci.name.lower()]
         qualify = force_qual or len(same) > 1 or self.chance(0.3)
-        return Col(ci.qual if qualify else None, ci.name, ci.typ, self.spell(ci.name))
+        return Col(ci.qual if qualify else None, ci.name, ci.typ, self.spell(ci.name), ci.qual)
 
     # -- literals
     def literal(self, t: str) -> Lit:
@@ -582,8 +690,10 @@ class Generator:
                 return Cast(e(I), "STRING")
             return Func("substr", [e(S), Lit("1", I), Lit(str(self.rng.randint(1, 2)), I)])
         if t == B:
-            c = self.pick(["cmp", "cmp", "cmp", "scmp", "and", "or", "not", "isnull", "inlist",
-                           "insub", "exists"])
+            options = ["cmp", "cmp", "cmp", "scmp", "and", "or", "not", "isnull", "inlist", "insub", "exists"]
+            if ctx.lat_subqueries and any(l.portable and l.typ == I for l in ctx.lats):
+                options += ["insub", "exists"] * 2  # more correlated subqueries that read an alias
+            c = self.pick(options)
             if c == "cmp":
                 return Bin(self.pick(["=", "<>", "<", "<=", ">", ">="]), e(I), e(I))
             if c == "scmp":
@@ -686,6 +796,22 @@ class Generator:
         names = {c.name.lower() for c in ctx.scope + ctx.outer}
         return alias.lower() not in names
 
+    @staticmethod
+    def lat_info(alias: str, t: str, e: Node, ctx: Ctx) -> LatInfo:
+        """What a later reference may do with an alias of `e` (transitively through the aliases
+        `e` reads)."""
+        nodes = list(walk(e))
+        known = {l.name: l for l in ctx.lats}
+        refs = [known[n.name] for n in nodes if isinstance(n, LatRef) and n.name in known]
+        has_agg = any(isinstance(n, Agg) for n in nodes)
+        has_win = any(isinstance(n, Win) for n in nodes)
+        has_sub = any(isinstance(n, (ScalarSub, InSub, Exists)) for n in nodes)
+        row = not has_agg and not has_win and all(r.row for r in refs)
+        clean = row and not has_sub and all(r.clean for r in refs)
+        portable = (clean and ctx.qualifiable and all(r.portable for r in refs)
+                    and all(n.owner for n in nodes if isinstance(n, Col)))
+        return LatInfo(alias.lower(), t, row, clean, portable, has_win or any(r.win for r in refs))
+
     def projection_items(self, ctx: Ctx, types: Optional[List[str]], must_alias: bool,
                          stars: bool) -> List[Node]:
         n = len(types) if types else self.rng.randint(1, 5)
@@ -713,8 +839,7 @@ class Generator:
                 used.add(alias)
             items.append(Item(e, alias))
             if alias and self.lateral_ok(alias, ctx):
-                row = not any(isinstance(x, (Agg, Win)) for x in walk(e))
-                ctx.lats.append(LatInfo(alias.lower(), t, row))
+                ctx.lats.append(self.lat_info(alias, t, e, ctx))
         return items
 
     def star(self, ctx: Ctx) -> StarItem:
@@ -736,25 +861,33 @@ class Generator:
             j, rcols = self.join(scope, ctes, sub_depth)
             joins.append(j)
             scope = scope + rcols
-        ctx = Ctx(scope, outer, sub_depth=sub_depth)
-        where = None
-        if self.chance(0.4):
-            where = self.expr(B, Ctx(scope, outer, sub_depth=sub_depth), 2)
+        ctx = Ctx(scope, outer, sub_depth=sub_depth, qualifiable=not any(j.using for j in joins))
+        want_where = self.chance(0.4)
         if allow_agg and self.chance(0.35):
-            return self.aggregate_core(types, must_alias, ctx, src, joins, where)
-        ctx.windows = sub_depth == 0 and self.chance(0.5)
-        stars = stars and not joins or stars and self.chance(0.5)
-        items = self.projection_items(ctx, types, must_alias, stars)
-        return Core(items, src, joins, where, None, None, distinct=self.chance(0.08))
+            c = self.aggregate_core(types, must_alias, ctx, src, joins)
+        else:
+            ctx.windows = sub_depth == 0 and self.chance(0.5)
+            ctx.lat_subqueries = True
+            stars = stars and not joins or stars and self.chance(0.5)
+            items = self.projection_items(ctx, types, must_alias, stars)
+            c = Core(items, src, joins, None, None, None, distinct=self.chance(0.08))
+        if want_where:
+            # Generated after the SELECT list, so WHERE may read its per-row aliases.
+            lats = [l for l in ctx.lats if l.clean] if self.chance(0.5) else []
+            c.where = self.expr(B, Ctx(scope, outer, lats, sub_depth=sub_depth), 2)
+        return c
 
-    def aggregate_core(self, types, must_alias, ctx: Ctx, src, joins, where) -> Core:
+    def aggregate_core(self, types, must_alias, ctx: Ctx, src, joins) -> Core:
         scalar_types = [c for c in ctx.scope if c.typ in (I, S, DT)]
         items: List[Node] = []
         group: List[Node] = []
         used: set = set()
         n = len(types) if types else self.rng.randint(1, 5)
+        style = "columns"
         if scalar_types and self.chance(0.3) and (types is None or types[0] in (I, S)):
-            # GROUP BY aliases of row-level items, which may use earlier aliases.
+            # GROUP BY row-level items, which may use earlier aliases: by alias, by ordinal, ALL,
+            # or ROLLUP, CUBE, GROUPING SETS over aliases or ordinals.
+            style = self.pick(["alias", "alias", "ordinal", "all", "sets", "sets"])
             k = self.rng.randint(1, 2) if types is None else 1
             for i in range(min(k, n)):
                 t = types[i] if types else self.pick([I, S])
@@ -762,31 +895,74 @@ class Generator:
                 alias = self.alias_name(used | {c.name.lower() for c in ctx.scope + ctx.outer})
                 used.add(alias)
                 items.append(Item(e, alias))
-                group.append(GroupAlias(alias))
-                ctx.lats.append(LatInfo(alias, t, True))
+                group.append(GroupOrdinal(i + 1) if style == "ordinal" else GroupAlias(alias))
+                ctx.lats.append(self.lat_info(alias, t, e, ctx))
+            if style == "all":
+                group = [GroupAll()]
+            elif style == "sets":
+                elements = [GroupOrdinal(i + 1) if self.chance(0.3) else g for i, g in enumerate(group)]
+                kind = self.pick(["ROLLUP", "CUBE", "GROUPING SETS"])
+                if kind == "GROUPING SETS":
+                    subsets = [elements[:j] for j in range(len(elements) + 1)] + [elements[-1:]]
+                    sets = [s for s in subsets if self.chance(0.6)] or [elements]
+                else:
+                    sets = [elements]
+                group = [GroupingSets(kind, sets)]
         elif scalar_types and self.chance(0.8):
             keys = self.rng.sample(scalar_types, self.rng.randint(1, min(2, len(scalar_types))))
             ctx.keys = keys
             group = [self.col_node(k, ctx.scope) for k in keys]
+        grouped = [it.alias for it in items]
         ctx.agg = True
+        windows = 0
+        with_windows = ctx.sub_depth == 0 and style != "all" and self.chance(0.4)
         for i in range(len(items), n):
             t = types[i] if types else self.pick([I, I, S, D, B])
-            e = self.expr(t, ctx, self.rng.randint(0, 2))
+            if with_windows and t in (I, D) and windows < 2 and self.chance(0.3):
+                # A window over aggregates and their aliases ("rank by total", "share of total").
+                e = self.aggregate_window(t, ctx)
+                windows += 1
+            elif style == "sets" and t == I and types is None and self.chance(0.25):
+                names = self.rng.sample(grouped, self.rng.randint(1, len(grouped)))
+                fn = "grouping" if len(names) == 1 and self.chance(0.6) else "grouping_id"
+                e = Grouping(fn, [LatRef(a.lower(), self.spell(a), I) for a in names])
+            else:
+                e = self.expr(t, ctx, self.rng.randint(0, 2))
             alias = None
             if must_alias or self.chance(0.75):
                 alias = self.alias_name(used)
                 used.add(alias)
             items.append(Item(e, alias))
             if alias and self.lateral_ok(alias, ctx):
-                row = not any(isinstance(x, Agg) for x in walk(e))
-                ctx.lats.append(LatInfo(alias.lower(), t, row))
+                ctx.lats.append(self.lat_info(alias, t, e, ctx))
         having = None
-        if self.chance(0.3):
+        # Not when an item reads a window's alias: colsem leaves that to native Spark, which
+        # refuses it (docs/lateral-aliases.md: a window alias is never copied below a HAVING).
+        window_aliases = {l.name for l in ctx.lats if l.win}
+        reads_window = any(isinstance(x, LatRef) and x.name in window_aliases for x in walk(items))
+        if self.chance(0.3) and not reads_window:
             hctx = Ctx(ctx.scope, ctx.outer, [], agg=True, keys=ctx.keys, subqueries=False)
             having = Bin(self.pick([">", ">=", "<>"]), self.aggregate(I, hctx), self.literal(I))
-        # Keep group keys that were picked as Col nodes for the GROUP BY clause even when no item uses them.
-        # Rendered GROUP BY of aliases uses GroupAlias; of columns, Col nodes.
-        return Core(items, src, joins, where, group or None, having)
+        return Core(items, src, joins, None, group or None, having)
+
+    def aggregate_window(self, t: str, ctx: Ctx) -> Node:
+        """A window function of a grouped query: over keys, aggregates and their aliases, but
+        not over a window's alias (that would nest windows once inlined)."""
+        agg = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if not l.win], agg=True, keys=ctx.keys,
+                  subqueries=False, sub_depth=ctx.sub_depth)
+        part = [self.expr(self.pick([I, S]), agg, 1) for _ in range(self.rng.randint(0, 1))]
+        order = [OrderKey(self.expr(self.pick([I, S, D]), agg, 1), self.chance(0.4))
+                 for _ in range(self.rng.randint(0, 2))]
+        if t == I:
+            fn = self.pick(["rank", "dense_rank", "count", "sum", "min", "max"])
+            if fn in ("rank", "dense_rank"):
+                return Win(fn, None, part, order or [OrderKey(self.expr(I, agg, 1), True)])
+            return Win(fn, self.expr(I, agg, 1), part, order)
+        e: Node = Win(self.pick(["sum", "min", "max"]), self.expr(D, agg, 1), part, order)
+        if self.chance(0.4):
+            # The share of a total: an aggregate's alias over the window's sum of it.
+            e = Bin("/", self.expr(D, agg, 0), Func("nullif", [e, Lit("0.0", D)]))
+        return e
 
     # -- queries
     def sub_query(self, sub_depth: int) -> Tuple[Query, List[Tuple[str, str]]]:
@@ -819,6 +995,13 @@ class Generator:
     def correlation(self, scope: List[ColInfo], ctx: Ctx) -> Optional[Node]:
         outer_i = [c for c in ctx.scope if c.typ == I]
         inner_i = [c for c in scope if c.typ == I]
+        inner_names = {c.name.lower() for c in scope}
+        lats = [l for l in ctx.lats if l.portable and l.typ == I and l.name not in inner_names]
+        if ctx.lat_subqueries and lats and inner_i and self.chance(0.5):
+            # An earlier alias of the SELECT list, read as an outer reference.
+            l = self.pick(lats)
+            return Bin(self.pick(["=", "=", "<", ">="]), self.col_node(self.pick(inner_i), scope, True),
+                       LatRef(l.name, self.spell(l.name), I))
         if outer_i and inner_i and self.chance(0.6):
             return Bin("=", self.col_node(self.pick(inner_i), scope, True),
                        self.col_node(self.pick(outer_i), ctx.scope, True))
@@ -827,7 +1010,7 @@ class Generator:
     def in_query(self, t: str, ctx: Ctx) -> Query:
         src, scope = self.table_source()
         inner = Ctx(scope, [], subqueries=False, sub_depth=ctx.sub_depth + 1)
-        where = self.correlation(scope, ctx) if self.chance(0.3) else None
+        where = self.correlation(scope, ctx) if self.chance(0.3 if not ctx.lat_subqueries else 0.8) else None
         return Query([], Core([Item(self.expr(t, inner, 1), None)], src, [], where, None, None))
 
     def exists_query(self, ctx: Ctx) -> Query:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import data
 from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_names, has_lateral,
-                    has_star, render, walk)
+                    has_star, render, shapes, walk)
 from .shrink import alias_all, shrink
 from .values import canon_row
 from sparkpipe import client as pipe
@@ -165,6 +165,8 @@ class Fuzzer:
         self.vanilla = Worker("vanilla", self.workdir, self.tables)
         self.recheck_worker: Optional[Worker] = None  # started on the first recheck
         self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in ORACLES}
+        # The inline oracle's outcomes per lateral-alias shape (query.shapes).
+        self.shape_stats: Dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
         self.differences: List[Dict[str, Any]] = []
         self.saved: List[Dict[str, Any]] = []
         self.queries = 0
@@ -312,6 +314,11 @@ class Fuzzer:
                 diff("inline", "rows", colsem=brief(c, 50), inlined=brief(vi, 50))
             else:
                 st["same_rows"] += 1
+            if count:
+                outcome = ("difference" if any(d.oracle == "inline" for d in diffs)
+                           else "both_error" if "error" in vi else "same_rows")
+                for shape in shapes(case.q):
+                    self.shape_stats[shape][outcome] += 1
         if case.duck and "error" not in c:
             st = stats["duckdb"]
             d = self.duck.run(case.sql)
@@ -528,6 +535,7 @@ class Fuzzer:
             "setup_seconds": round(setup_seconds, 1),
             "queries_per_second": round(self.queries / max(elapsed, 1e-9), 2),
             "oracles": {o: dict(sorted(self.stats[o].items())) for o in ORACLES},
+            "shapes": {s: dict(sorted(c.items())) for s, c in sorted(self.shape_stats.items())},
             "differences": len(self.differences), "notes": self.notes,
             "minimal_failures": self.saved, "all_differences": self.differences[:200],
             "worker_starts": {"colsem": self.colsem.starts, "vanilla": self.vanilla.starts},
@@ -554,6 +562,12 @@ def markdown(r: Dict[str, Any]) -> str:
         other = ", ".join(f"{k} {v}" for k, v in st.items() if k not in ("checked", "differences"))
         lines.append(f"| {o} | {st.get('checked', 0)} | {st.get('differences', 0)} | {other} |")
     lines.append("")
+    if r.get("shapes"):
+        lines += ["Queries with lateral aliases by shape (the inline oracle; a query may hold several):", "",
+                  "| shape | same rows as the inlined form | both refused | differences |", "|---|---|---|---|"]
+        for shape, st in r["shapes"].items():
+            lines.append(f"| {shape} | {st.get('same_rows', 0)} | {st.get('both_error', 0)} | {st.get('difference', 0)} |")
+        lines.append("")
     for n in r["notes"]:
         lines.append(f"- {n}")
     if r["minimal_failures"]:

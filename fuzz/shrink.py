@@ -63,8 +63,9 @@ def typ_of(n: Node) -> Optional[str]:
 
 
 def substitute(n: object, name: str, expr: Node) -> object:
-    """A copy of `n` with every lateral reference to `name` replaced by `expr` (not entering
-    subqueries, where the generator never puts one)."""
+    """A copy of `n` with every lateral reference to `name` replaced by `expr`, not entering
+    subqueries: there the expression's columns could be captured by the subquery's FROM (such
+    a variant keeps the reference and simply fails to resolve)."""
     if isinstance(n, LatRef):
         return copy.deepcopy(expr) if n.name == name else n
     if isinstance(n, Query):
