@@ -16,6 +16,10 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             query (PREPARE: parse, bind, optimize; in this process), and a chart, lca_chain.png
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
   lca_udf_calls Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
+  shape_X   the lateral-alias shapes native Spark refuses (GROUP BY ALL, ROLLUP, a window over an
+            aggregate's alias, an alias in WHERE, in a correlated subquery, inside an aggregate):
+            analysis and a run over SHAPE_ROWS rows, colsem as written vs vanilla running the
+            hand-inlined query; in colsem's process both forms alternate (equal answers asserted)
   star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
             default settings, and with spark.colsem.star.exclude=TAGGED,PATTERN hiding 10 % of
             the columns (vanilla: the same query, every column)
@@ -64,9 +68,12 @@ QUICK_CHAINS = (10, 100, 1000)  # --quick (CI): the long chains take minutes on 
 NATIVE_CHAIN_LIMIT = 1000  # native Spark fails from 50 on; longer chains are not run on vanilla
 CHAIN_RATIO = (1000, 10_000, 12.0)  # (from, to, target): analysis time grows linearly
 QUICK_RESPOND_ROWS = (20_000,)  # one size: --quick keeps the script working (CI)
+SHAPE_ROWS = 2_000_000  # input rows of the lateral-alias shape benchmarks (LATERAL_SHAPES)
+QUICK_SHAPE_ROWS = 100_000
 
 
-def worker(mode: str, iterations: int, limit: int = 0, chains: Sequence[int] = CHAINS) -> Dict[str, float]:
+def worker(mode: str, iterations: int, limit: int = 0, chains: Sequence[int] = CHAINS,
+           shape_rows: int = SHAPE_ROWS) -> Dict[str, float]:
     """One process: time start-up, then TPC-DS analysis. Prints one JSON line."""
     started = time.perf_counter()
     from pyspark.sql import SparkSession
@@ -111,6 +118,7 @@ def worker(mode: str, iterations: int, limit: int = 0, chains: Sequence[int] = C
                 result.update(feature_switch_analysis(spark, queries, iterations))
                 result.update(same_jvm_analysis(spark, queries, iterations))
         result.update(lateral_alias_benchmarks(spark, iterations, chains, native=mode == "vanilla"))
+        result.update(lateral_shape_benchmarks(spark, iterations, shape_rows, native=mode == "vanilla"))
         result.update(star_benchmarks(spark, mode, iterations))
         spark.stop()
     return result
@@ -287,6 +295,64 @@ def lateral_alias_benchmarks(spark, iterations: int, chains: Sequence[int], nati
     return out
 
 
+# The lateral-alias shapes native Spark refuses (docs/lateral-aliases.md, "Shapes"): colsem runs
+# each as written, vanilla Spark runs its hand-inlined form (the query a user writes without
+# colsem). (name, label, as written, hand-inlined); {rows} is the input's size.
+LATERAL_SHAPES = [
+    ("group_by_all", "GROUP BY ALL over items that use aliases",
+     "SELECT id % 100 AS a, a % 7 AS b, sum(id) AS s FROM range({rows}) GROUP BY ALL",
+     "SELECT id % 100 AS a, (id % 100) % 7 AS b, sum(id) AS s FROM range({rows}) GROUP BY ALL"),
+    ("rollup", "ROLLUP over aliases that use aliases",
+     "SELECT id % 100 AS a, a % 7 AS b, sum(id) AS s, grouping_id(a, b) AS g FROM range({rows}) "
+     "GROUP BY ROLLUP(a, b)",
+     "SELECT id % 100 AS a, (id % 100) % 7 AS b, sum(id) AS s, grouping_id(id % 100, (id % 100) % 7) AS g "
+     "FROM range({rows}) GROUP BY ROLLUP(id % 100, (id % 100) % 7)"),
+    ("window_over_aggregate", "window over an aggregate's alias (rank by total, share of total)",
+     "SELECT id % 100 AS g, sum(id) AS total, rank() OVER (ORDER BY total DESC) AS r, "
+     "total / sum(total) OVER () AS share FROM range({rows}) GROUP BY g",
+     "SELECT id % 100 AS g, sum(id) AS total, rank() OVER (ORDER BY sum(id) DESC) AS r, "
+     "sum(id) / sum(sum(id)) OVER () AS share FROM range({rows}) GROUP BY id % 100"),
+    ("where_alias", "select alias in WHERE",
+     "SELECT count(*), sum(m) FROM (SELECT id * 3 AS t, t % 7 AS m FROM range({rows}) WHERE m > 2)",
+     "SELECT count(*), sum(m) FROM (SELECT id * 3 AS t, (id * 3) % 7 AS m FROM range({rows}) "
+     "WHERE ((id * 3) % 7) > 2)"),
+    ("correlated_subquery", "alias in a correlated scalar subquery",
+     "SELECT count(*), sum(m) FROM (SELECT id % 1000 AS x, (SELECT max(d.id) FROM range(100) AS d "
+     "WHERE d.id < x) AS m FROM range({rows}))",
+     "SELECT count(*), sum(m) FROM (SELECT id % 1000 AS x, (SELECT max(d.id) FROM range(100) AS d "
+     "WHERE d.id < (r.id % 1000)) AS m FROM range({rows}) AS r)"),
+    ("alias_in_aggregate", "alias inside an aggregate's argument",
+     "SELECT id % 100 AS k, k * 2 AS x, sum(x) AS s, max(x + id) AS m FROM range({rows}) GROUP BY id % 100",
+     "SELECT id % 100 AS k, (id % 100) * 2 AS x, sum((id % 100) * 2) AS s, max((id % 100) * 2 + id) AS m "
+     "FROM range({rows}) GROUP BY id % 100"),
+]
+
+
+def lateral_shape_benchmarks(spark, iterations: int, rows: int, native: bool) -> Dict[str, float]:
+    """Each shape's analysis and runtime: colsem as written, vanilla hand-inlined. In colsem's
+    process both forms run, alternating, with equal results asserted (the in-process ratio)."""
+    out: Dict[str, float] = {}
+    for name, _, written, inlined in LATERAL_SHAPES:
+        forms = {"inlined": inlined.format(rows=rows)}
+        if not native:
+            forms["written"] = written.format(rows=rows)
+            answers = [sorted(map(tuple, spark.sql(q).collect()), key=repr) for q in forms.values()]
+            if answers[0] != answers[1]:
+                raise SystemExit(f"lateral shape {name}: colsem's answer differs from the hand-inlined query's")
+        best: Dict[str, Dict[str, float]] = {f: {"analysis": float("inf"), "runtime": float("inf")} for f in forms}
+        for _ in range(max(iterations, 2)):
+            for form, query in forms.items():
+                best[form]["analysis"] = min(best[form]["analysis"], timed(
+                    lambda: spark.sql(query)._jdf.queryExecution().analyzed(), 1))
+                best[form]["runtime"] = min(best[form]["runtime"], timed(lambda: spark.sql(query).collect(), 1))
+        mine = best["inlined" if native else "written"]
+        out[f"shape_{name}_analysis_s"] = mine["analysis"]
+        out[f"shape_{name}_runtime_s"] = mine["runtime"]
+        if not native:
+            out[f"shape_{name}_inlined_runtime_s"] = best["inlined"]["runtime"]
+    return out
+
+
 STAR_WIDTHS = (100, 1000, 2000, 5000)
 
 
@@ -436,9 +502,9 @@ def chain_results(samples: Dict[str, List[Dict[str, float]]], chains: Sequence[i
     return report
 
 
-def run_mode(mode: str, iterations: int, limit: int, chains: Sequence[int]) -> Dict[str, float]:
+def run_mode(mode: str, iterations: int, limit: int, chains: Sequence[int], shape_rows: int) -> Dict[str, float]:
     return run_worker(mode, ["--worker", mode, "--iterations", str(iterations), "--queries", str(limit),
-                             "--chains", ",".join(map(str, chains))])
+                             "--chains", ",".join(map(str, chains)), "--shape-rows", str(shape_rows)])
 
 
 def duckdb_chain_benchmarks(chains: Sequence[int], iterations: int) -> Dict[int, float]:
@@ -529,10 +595,11 @@ def main(argv: List[str] | None = None) -> int:
     parser.add_argument("--respond-worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
     parser.add_argument("--chains", default=",".join(map(str, CHAINS)), help=argparse.SUPPRESS)
+    parser.add_argument("--shape-rows", type=int, default=SHAPE_ROWS, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
         chains = [int(n) for n in args.chains.split(",")]
-        print(json.dumps(worker(args.worker, args.iterations, args.queries, chains)), flush=True)
+        print(json.dumps(worker(args.worker, args.iterations, args.queries, chains, args.shape_rows)), flush=True)
         return 0
     if args.respond_worker:
         print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
@@ -549,7 +616,8 @@ def main(argv: List[str] | None = None) -> int:
     for i in range(runs):
         for mode in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):
             t0 = time.perf_counter()
-            samples[mode].append(run_mode(mode, iterations, limit, chains))
+            samples[mode].append(run_mode(mode, iterations, limit, chains,
+                                          QUICK_SHAPE_ROWS if args.quick else SHAPE_ROWS))
             print(f"[bench] run {i + 1}/{runs} {mode:7s} {samples[mode][-1]}  ({time.perf_counter() - t0:.0f}s)",
                   file=sys.stderr, flush=True)
     import pyspark
@@ -564,6 +632,11 @@ def main(argv: List[str] | None = None) -> int:
     metrics += [("lca_runtime_s", f"3-level lateral-alias query over {RUNTIME_ROWS:,} rows (s)"),
                 ("inlined_runtime_s", f"the same query hand-inlined (s)"),
                 ("lca_udf_calls_per_row", "Python UDF calls per row, alias used 3 times")]
+    shape_rows = QUICK_SHAPE_ROWS if args.quick else SHAPE_ROWS
+    for name, label, _, _ in LATERAL_SHAPES:
+        metrics += [(f"shape_{name}_analysis_s", f"{label}: analysis (s; vanilla runs the hand-inlined query)"),
+                    (f"shape_{name}_runtime_s", f"{label}: run over {shape_rows:,} rows (s; vanilla runs "
+                                                f"the hand-inlined query)")]
     for n in STAR_WIDTHS:
         metrics += [(f"star_{n}_s", f"analysis of SELECT * on {n:,} columns, default settings (s)"),
                     (f"star_{n}_hiding_s", f"analysis of SELECT * on {n:,} columns, colsem hiding "
@@ -592,6 +665,13 @@ def main(argv: List[str] | None = None) -> int:
         benchmarks.append({"name": "lca_vs_inlined",
                            "label": "colsem runtime: hand-inlined (left) vs lateral aliases (right) (s)",
                            "vanilla": _num(inl), "colsem": _num(lca), "ratio": _num(lca / inl, 3)})
+    for name, label, _, _ in LATERAL_SHAPES:
+        if samples["colsem"] and f"shape_{name}_inlined_runtime_s" in samples["colsem"][0]:
+            inl = statistics.median(s[f"shape_{name}_inlined_runtime_s"] for s in samples["colsem"])
+            lat = statistics.median(s[f"shape_{name}_runtime_s"] for s in samples["colsem"])
+            benchmarks.append({"name": f"shape_{name}_vs_inlined",
+                               "label": f"colsem runtime, {label}: hand-inlined (left) vs as written (right) (s)",
+                               "vanilla": _num(inl), "colsem": _num(lat), "ratio": _num(_ratio(lat, inl), 3)})
     if args.only in ("all", "respond"):
         benchmarks += respond_benchmarks(args.quick)
     if samples["colsem"] and "tpcds_planning_warn_s" in samples["colsem"][0]:
