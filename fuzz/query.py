@@ -725,21 +725,29 @@ class Generator:
                  for _ in range(self.rng.randint(1, 2))]
         return Case(whens, self.expr(t, ctx, depth) if self.chance(0.7) else None)
 
-    def window(self, t: str, ctx: Ctx) -> Node:
-        # Aliases of windows or aggregates inside a window would nest windows once inlined.
-        row = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if l.row], subqueries=False,
-                  sub_depth=ctx.sub_depth)
-        part = [self.expr(self.pick([I, S]), row, 1) for _ in range(self.rng.randint(0, 1))]
-        order = [OrderKey(self.expr(self.pick([I, S, D]), row, 1), self.chance(0.4))
+    def window(self, t: str, ctx: Ctx, grouped: bool = False) -> Node:
+        """A window function: in a grouped query over keys, aggregates and their aliases, else
+        over per-row values. Never over a window's alias, nor (per row) an aggregate's: that
+        would nest windows or aggregates once inlined."""
+        if grouped:
+            over = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if not l.win], agg=True, keys=ctx.keys,
+                       subqueries=False, sub_depth=ctx.sub_depth)
+        else:
+            over = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if l.row], subqueries=False,
+                       sub_depth=ctx.sub_depth)
+        part = [self.expr(self.pick([I, S]), over, 1) for _ in range(self.rng.randint(0, 1))]
+        order = [OrderKey(self.expr(self.pick([I, S, D]), over, 1), self.chance(0.4))
                  for _ in range(self.rng.randint(0, 2))]
         if t == I:
             fn = self.pick(["rank", "dense_rank", "count", "sum", "min", "max"])
             if fn in ("rank", "dense_rank"):
-                if not order:
-                    order = [OrderKey(self.expr(I, row, 1), False)]
-                return Win(fn, None, part, order)
-            return Win(fn, self.expr(I, row, 1), part, order)
-        return Win(self.pick(["sum", "min", "max"]), self.expr(D, row, 1), part, order)
+                return Win(fn, None, part, order or [OrderKey(self.expr(I, over, 1), grouped)])
+            return Win(fn, self.expr(I, over, 1), part, order)
+        e: Node = Win(self.pick(["sum", "min", "max"]), self.expr(D, over, 1), part, order)
+        if grouped and self.chance(0.4):
+            # The share of a total: an aggregate's alias over the window's sum of it.
+            e = Bin("/", self.expr(D, over, 0), Func("nullif", [e, Lit("0.0", D)]))
+        return e
 
     # -- sources
     def table_source(self) -> Tuple[Node, List[ColInfo]]:
@@ -920,7 +928,7 @@ class Generator:
             t = types[i] if types else self.pick([I, I, S, D, B])
             if with_windows and t in (I, D) and windows < 2 and self.chance(0.3):
                 # A window over aggregates and their aliases ("rank by total", "share of total").
-                e = self.aggregate_window(t, ctx)
+                e = self.window(t, ctx, grouped=True)
                 windows += 1
             elif style == "sets" and t == I and types is None and self.chance(0.25):
                 names = self.rng.sample(grouped, self.rng.randint(1, len(grouped)))
@@ -944,25 +952,6 @@ class Generator:
             hctx = Ctx(ctx.scope, ctx.outer, [], agg=True, keys=ctx.keys, subqueries=False)
             having = Bin(self.pick([">", ">=", "<>"]), self.aggregate(I, hctx), self.literal(I))
         return Core(items, src, joins, None, group or None, having)
-
-    def aggregate_window(self, t: str, ctx: Ctx) -> Node:
-        """A window function of a grouped query: over keys, aggregates and their aliases, but
-        not over a window's alias (that would nest windows once inlined)."""
-        agg = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if not l.win], agg=True, keys=ctx.keys,
-                  subqueries=False, sub_depth=ctx.sub_depth)
-        part = [self.expr(self.pick([I, S]), agg, 1) for _ in range(self.rng.randint(0, 1))]
-        order = [OrderKey(self.expr(self.pick([I, S, D]), agg, 1), self.chance(0.4))
-                 for _ in range(self.rng.randint(0, 2))]
-        if t == I:
-            fn = self.pick(["rank", "dense_rank", "count", "sum", "min", "max"])
-            if fn in ("rank", "dense_rank"):
-                return Win(fn, None, part, order or [OrderKey(self.expr(I, agg, 1), True)])
-            return Win(fn, self.expr(I, agg, 1), part, order)
-        e: Node = Win(self.pick(["sum", "min", "max"]), self.expr(D, agg, 1), part, order)
-        if self.chance(0.4):
-            # The share of a total: an aggregate's alias over the window's sum of it.
-            e = Bin("/", self.expr(D, agg, 0), Func("nullif", [e, Lit("0.0", D)]))
-        return e
 
     # -- queries
     def sub_query(self, sub_depth: int) -> Tuple[Query, List[Tuple[str, str]]]:
