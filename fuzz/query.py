@@ -8,7 +8,6 @@ expression of the earlier item of that name in the same SELECT list, so shrinkin
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -303,13 +302,18 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
         # A select alias in WHERE (the generator reads there only per-row aliases with no subquery).
         out += " WHERE " + _e(c.where, inline, env, {})
     if c.group:
-        out += " GROUP BY " + ", ".join(_group(g, inline, env) for g in c.group)
+        out += " GROUP BY " + ", ".join(_group(g, inline) for g in c.group)
     if c.having is not None:
         out += " HAVING " + _e(c.having, inline, {}, {})
     return out
 
 
-def _group(g: Node, inline: bool, env: Env) -> str:
+def _group(g: Node, inline: bool) -> str:
+    """A GROUP BY element. Aliases stay names in the inlined form too, inside ROLLUP, CUBE and
+    GROUPING SETS as well: vanilla Spark resolves them (spark.sql.groupByAliases) to the items,
+    whose aliases are inlined. The expression written in their place would differ: an integer
+    literal would be an ordinal, and `CAST(0 AS INT)` would not match the item `0`, which CUBE
+    then would not null."""
     if isinstance(g, GroupAlias):
         return g.name
     if isinstance(g, GroupOrdinal):
@@ -317,16 +321,9 @@ def _group(g: Node, inline: bool, env: Env) -> str:
     if isinstance(g, GroupAll):
         return "ALL"
     if isinstance(g, GroupingSets):
-        # Inlined, an alias inside ROLLUP, CUBE or GROUPING SETS becomes its item's expression; an
-        # integer literal there would be an ordinal, so it is written as a cast (what a user writes).
-        def element(x: Node) -> str:
-            if not (inline and isinstance(x, GroupAlias)):
-                return _group(x, inline, env)
-            text = env.get(x.name.lower(), x.name)
-            return f"CAST({text} AS INT)" if re.fullmatch(r"\(-?\d+\)", text) else text
-        if g.kind == "GROUPING SETS":
-            return "GROUPING SETS (" + ", ".join("(" + ", ".join(element(x) for x in s) + ")" for s in g.sets) + ")"
-        return f"{g.kind}(" + ", ".join(element(x) for x in g.sets[0]) + ")"
+        sets = ["(" + ", ".join(_group(x, inline) for x in s) + ")" for s in g.sets]
+        return ("GROUPING SETS (" + ", ".join(sets) + ")" if g.kind == "GROUPING SETS"
+                else f"{g.kind}{sets[0]}")
     return _e(g, inline, {}, {})
 
 
@@ -474,8 +471,9 @@ def duck_compatible(q: Query) -> bool:
     if any(j.using for j in c.joins):
         return False
     for n in walk(c):
+        # Not GROUP BY ALL: over constant items only, Spark groups (one row), DuckDB does not.
         if isinstance(n, (Core, Item, TableRef, Join, When, Case, LatRef, IsNull, GroupAlias,
-                          GroupOrdinal, GroupAll)):
+                          GroupOrdinal)):
             continue
         if isinstance(n, Col):
             if n.typ != I and n.typ != S:
@@ -811,7 +809,7 @@ class Generator:
         nodes = list(walk(e))
         known = {l.name: l for l in ctx.lats}
         refs = [known[n.name] for n in nodes if isinstance(n, LatRef) and n.name in known]
-        has_agg = any(isinstance(n, Agg) for n in nodes)
+        has_agg = any(isinstance(n, (Agg, Grouping)) for n in nodes)  # grouping(): per group too
         has_win = any(isinstance(n, Win) for n in nodes)
         has_sub = any(isinstance(n, (ScalarSub, InSub, Exists)) for n in nodes)
         row = not has_agg and not has_win and all(r.row for r in refs)

@@ -50,3 +50,11 @@ WITH cte0 AS (SELECT 0.5 FROM fa AS t1) SELECT true AS m, CASE WHEN m THEN 'p' E
 WITH cte0 AS (SELECT DATE '2024-02-29' AS w, -1 AS x, coalesce(CAST(NULL AS DOUBLE), avg(d)) AS z FROM fa AS t1 WHERE true GROUP BY t1.s), cte1 AS (SELECT ((6 * size(array(3))) * t2.k) AS x, date_add(DATE '2024-01-01', x) AS a1, CAST((- x) AS DOUBLE) AS v FROM fc AS t2) SELECT max(t3.w) AS s FROM fc AS t3 WHERE true GROUP BY t3.id EXCEPT SELECT (SELECT min(t5.s) FROM fa AS t5) AS d FROM cte1 AS t4 WHERE (NOT true);
 
 WITH cte0 AS (SELECT * FROM fc AS t1) SELECT try_element_at(array(1, 2), 1) AS a1, t3.K AS id2, A1 AS v, least(greatest(id2, ID2), CASE WHEN false THEN count(*) ELSE ID2 END) AS y FROM cte0 AS t2 LEFT JOIN cte0 AS t3 ON (t2.k = t3.X) GROUP BY a1, id2 HAVING (count((t3.w || t2.w)) <> -1);
+
+SELECT 'a' AS tot, tot AS col2, 1 AS col3 FROM fb AS t1 EXCEPT SELECT w AS a2, A2 AS col2, X AS id2 FROM fc AS t5 JOIN fb AS t6 ON true WHERE (id2 NOT IN (SELECT 1 FROM fb AS t7));
+
+SELECT 0 AS a1, min(0.5) OVER (PARTITION BY A1 ORDER BY 0.5, 0.5 DESC) AS col2 FROM fc AS t1 GROUP BY CUBE(a1);
+
+SELECT 5 FROM fb AS t1 GROUP BY ALL;
+
+SELECT (- 9) AS a2 FROM fc AS t1 WHERE (a2 IN (5, 8)) GROUP BY CUBE(a2);

@@ -47,7 +47,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       // the WHERE resolves, and then would expand over the aliases computed below the Filter: the
       // Filter gets their expressions, as below an aggregate list.
       case p @ Project(projectList, f: Filter) if enabled && whereUses(projectList, f).nonEmpty =>
-        if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _, inWindow = false))) {
+        if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _, inWindow = false)) ||
+            WhereAliases.lacksMore(f.condition, whereUses(projectList, f))) {
           inlineWhereAliases(p, projectList, f)
         } else {
           rewriteProject(p, Some(f)).getOrElse(p)

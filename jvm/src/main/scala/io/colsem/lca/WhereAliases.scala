@@ -45,6 +45,24 @@ private[lca] object WhereAliases {
       }
     }.toMap
 
+  /** Whether the condition lacks more than these aliases: an IN subquery Spark resolves only once
+   *  its values are (the alias among them). Rewritten with its aliases computed below, such a
+   *  Filter would stay unresolved under a list that reads its output, and Spark renewing a
+   *  relation below it (DeduplicateRelations, for a self-join or a set operation) rewrites no
+   *  operator above an unresolved one: the list would read the old attributes
+   *  (MISSING_ATTRIBUTES; the fuzzer's query 2106 of seed 1). Such a Filter gets the aliases'
+   *  expressions, as below an aggregate list. */
+  def lacksMore(condition: Expression, uses: Map[UnresolvedAttribute, Int]): Boolean = {
+    def unresolvedLeaves(e: Expression): Seq[Expression] =
+      if (e.resolved) Nil
+      else if (e.children.forall(_.resolved)) Seq(e)
+      else e.children.flatMap(unresolvedLeaves)
+    unresolvedLeaves(condition).exists {
+      case u: UnresolvedAttribute => !uses.contains(u)
+      case _ => true
+    }
+  }
+
   /** Whether the name comes after the item in one SQL text: a WHERE after its SELECT list, not a
    *  pipe `|> WHERE` before a later `|> SELECT` (nor a DataFrame's filter, with a text of its own). */
   private def follows(name: Origin, item: Origin): Boolean =
