@@ -7,7 +7,9 @@ expression of the earlier item of that name in the same SELECT list, so shrinkin
 
 from __future__ import annotations
 
+import contextvars
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
@@ -237,8 +239,20 @@ class Query(Node):
 BIN_SQL = {"AND": " AND ", "OR": " OR "}
 
 
-def render(q: Query, inline: bool = False) -> str:
-    return _query(q, inline)
+def render(q: Query, inline: bool = False, sets_written_out: bool = False) -> str:
+    """The query's SQL; inline: every lateral alias replaced by its item's expression.
+    sets_written_out: in the inlined form, a grouped alias inside ROLLUP, CUBE and GROUPING SETS
+    is written as that expression too (see _group)."""
+    token = _SETS_WRITTEN_OUT.set(sets_written_out)
+    try:
+        return _query(q, inline)
+    finally:
+        _SETS_WRITTEN_OUT.reset(token)
+
+
+_SETS_WRITTEN_OUT: contextvars.ContextVar[bool] = contextvars.ContextVar("sets_written_out", default=False)
+# An inlined expression GROUP BY would read as an ordinal (or a negated one).
+_ORDINAL_LIKE = re.compile(r"^[\s()\-\d]+$")
 
 
 # Inlined, an alias read inside a subquery of its SELECT list becomes an outer reference: its
@@ -275,6 +289,8 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
     env: Env = dict(outer)
     qenv: Env = dict(outer)
     items = []
+    # Each item's inlined expression by its GROUP BY ordinal (positions are known without a star).
+    by_ordinal: Dict[int, str] = {}
     for it in c.items:
         if isinstance(it, StarItem):
             text = (f"{it.qual}.*" if it.qual else "*")
@@ -283,6 +299,7 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
             items.append(text)
             continue
         text = _e(it.e, inline, env, qenv)
+        by_ordinal[len(items) + 1] = f"({text})"
         if it.alias:
             items.append(f"{text} AS {it.alias}")
             if inline:
@@ -302,26 +319,36 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
         # A select alias in WHERE (the generator reads there only per-row aliases with no subquery).
         out += " WHERE " + _e(c.where, inline, env, {})
     if c.group:
-        out += " GROUP BY " + ", ".join(_group(g, inline) for g in c.group)
+        if inline and _SETS_WRITTEN_OUT.get():
+            written = {**env, **({} if any(isinstance(it, StarItem) for it in c.items) else by_ordinal)}
+        else:
+            written = {}
+        out += " GROUP BY " + ", ".join(_group(g, inline, written) for g in c.group)
     if c.having is not None:
         out += " HAVING " + _e(c.having, inline, {}, {})
     return out
 
 
-def _group(g: Node, inline: bool) -> str:
-    """A GROUP BY element. Aliases stay names in the inlined form too, inside ROLLUP, CUBE and
-    GROUPING SETS as well: vanilla Spark resolves them (spark.sql.groupByAliases) to the items,
-    whose aliases are inlined. The expression written in their place would differ: an integer
-    literal would be an ordinal, and `CAST(0 AS INT)` would not match the item `0`, which CUBE
-    then would not null."""
+def _group(g: Node, inline: bool, written: Dict[Union[str, int], str], in_sets: bool = False) -> str:
+    """A GROUP BY element. Aliases and ordinals stay as they are in the inlined form too: vanilla
+    Spark resolves them (spark.sql.groupByAliases, groupByOrdinal) to the items, whose aliases are
+    inlined. The expression written in their place would differ: an integer literal would be an
+    ordinal, and `CAST(0 AS INT)` would not match the item `0`, which CUBE then would not null.
+    Except inside ROLLUP, CUBE and GROUPING SETS with sets_written_out (written: the inlined
+    expressions by alias name and ordinal): Spark 3.5 groups there by the item's own column, which
+    no other inlined item matches (MISSING_AGGREGATION for `least(k, y) AS a2, least(k, y) AS v
+    ... ROLLUP(a2)`, and a constant `lower('')` in another item is not nulled)."""
+    def written_out(key: Union[str, int], as_is: str) -> str:
+        text = written.get(key)
+        return text if in_sets and text and not _ORDINAL_LIKE.match(text) else as_is
     if isinstance(g, GroupAlias):
-        return g.name
+        return written_out(g.name.lower(), g.name)
     if isinstance(g, GroupOrdinal):
-        return str(g.pos)
+        return written_out(g.pos, str(g.pos))
     if isinstance(g, GroupAll):
         return "ALL"
     if isinstance(g, GroupingSets):
-        sets = ["(" + ", ".join(_group(x, inline) for x in s) + ")" for s in g.sets]
+        sets = ["(" + ", ".join(_group(x, inline, written, in_sets=True) for x in s) + ")" for s in g.sets]
         return ("GROUPING SETS (" + ", ".join(sets) + ")" if g.kind == "GROUPING SETS"
                 else f"{g.kind}{sets[0]}")
     return _e(g, inline, {}, {})

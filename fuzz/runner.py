@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from . import data
-from .query import (Core, Generator, GroupingSets, Query, SetOp, duck_compatible, explicit_names,
+from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_names,
                     has_lateral, has_star, render, shapes, walk)
 from .shrink import alias_all, shrink
 from .values import canon_row
@@ -40,21 +40,17 @@ ORACLES = ["vanilla", "inline", "duckdb", "dialects", "star"]
 FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORKER_LOST")
 
 
-# Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as
-# known_open so a run still shows new ones. Each entry: (oracle, kind, test of the query and answers).
-def _spark_35_rollup_native(case: "Case", c: Dict[str, Any], v: Dict[str, Any]) -> bool:
-    """On Spark 3.5, an item that only reads another item's alias in a ROLLUP/CUBE/GROUPING SETS
-    query that colsem leaves to native Spark (`SELECT least(k, y) AS a2, a2 AS v, sum(v) ... GROUP
-    BY ROLLUP(1, a2)`) fails with Spark 3.5's own INTERNAL_ERROR, as vanilla 3.5 does; 4.x answers."""
+def inlined_form(q: Query) -> str:
+    """The hand-inlined form, vanilla Spark's answer to which is the reference. On Spark 3.5 a
+    grouped alias inside ROLLUP, CUBE and GROUPING SETS is written out too (query._group)."""
     import pyspark
 
-    err = c.get("error") or {}
-    return (pyspark.__version__.startswith("3.5")
-            and "should not contain any LateralColumnAliasReference" in (err.get("message") or "")
-            and any(isinstance(n, GroupingSets) for n in walk(case.q)))
+    return render(q, inline=True, sets_written_out=pyspark.__version__.startswith("3.5"))
 
 
-KNOWN_OPEN: List[Tuple[str, str, Callable[..., bool]]] = [("inline", "fatal", _spark_35_rollup_native)]
+# Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as
+# known_open so a run still shows new ones. Each entry: (oracle, kind, test of the query and answers).
+KNOWN_OPEN: List[Tuple[str, str, Callable[..., bool]]] = []
 
 
 def is_fatal(answer: Dict[str, Any]) -> bool:
@@ -70,12 +66,9 @@ EXPRESSION_ID = re.compile(r"#\d+L?")
 
 def same_failure(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
     """Both failed with the same error class and message (its first line, expression ids aside:
-    the plan Spark appends and its ids differ between JVMs): a fatal error vanilla Spark meets as well is Spark's own. Seed 1's query 2714:
-    a window ordered by constants over a USING join fails with INTERNAL_ERROR "Cannot evaluate
-    expression" in interpreted mode, colsem or not; on Spark 3.5 native lateral aliases under
-    ROLLUP fail with INTERNAL_ERROR "Resolved plan should not contain any
-    LateralColumnAliasReference", colsem or not (`SELECT least(k, y) AS a2, a2 AS v, sum(v) ...
-    GROUP BY ROLLUP(1, a2)`)."""
+    the plan Spark appends and its ids differ between JVMs): a fatal error vanilla Spark meets as
+    well is Spark's own. Seed 1's query 2714: a window ordered by constants over a USING join fails
+    with INTERNAL_ERROR "Cannot evaluate expression" in interpreted mode, colsem or not."""
     ea, eb = a.get("error"), b.get("error")
     def key(e: Dict[str, Any]) -> Tuple[Any, str]:
         return e.get("class"), EXPRESSION_ID.sub("#", (e.get("message") or "").split("\n")[0])
@@ -229,7 +222,7 @@ class Fuzzer:
     def make_case(self, index: int, q: Query) -> Case:
         lateral = has_lateral(q)
         sql = render(q)
-        c = Case(index, q, sql, render(q, inline=True) if lateral else None, lateral,
+        c = Case(index, q, sql, inlined_form(q) if lateral else None, lateral,
                  has_star(q), duck_compatible(q))
         col: List[Tuple[str, dict]] = [("c", {"op": "run", "sql": sql})]
         van: List[Tuple[str, dict]] = [("v", {"op": "run", "sql": sql})]
@@ -450,7 +443,7 @@ class Fuzzer:
         entry = {"index": case.index, "seed": self.args.seed, "oracle": d.oracle, "kind": d.kind,
                  "sql": render(small),
                  # The golden reference: the inlined form only where that is the oracle's reference.
-                 "inlined": render(small, inline=True) if d.oracle == "inline" and has_lateral(small) else None,
+                 "inlined": inlined_form(small) if d.oracle == "inline" and has_lateral(small) else None,
                  "original": case.sql, "detail": detail}
         self.saved.append(entry)
         print(f"[fuzz] minimal: {entry['sql']}", file=sys.stderr)
@@ -648,7 +641,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             q = Generator(args.seed * 1000003 + i).query()
             print(f"-- query {i}\n{render(q)};")
             if has_lateral(q):
-                print(f"-- inlined\n{render(q, inline=True)};")
+                print(f"-- inlined\n{inlined_form(q)};")
         return 0
     if args.rerender_regressions:
         Fuzzer(args).rerender_regressions()

@@ -65,11 +65,16 @@ SELECT k AS a, a + 1 AS b FROM lt GROUP BY 1, 4;
 SELECT k AS a, a + 1 AS b, sum(v) AS s, grouping(b) AS gb, grouping_id(a, b) AS gid FROM lt GROUP BY ROLLUP(1, 2);
 -- inlined: SELECT k AS a, k + 1 AS b, sum(v) AS s, sum(v) + 1 AS t FROM lt GROUP BY ROLLUP(k, k + 1)
 SELECT k AS a, a + 1 AS b, sum(v) AS s, s + 1 AS t FROM lt GROUP BY ROLLUP(a, b);
+-- An item reading a grouped alias, itself not grouped (Spark 3.5's native support fails here).
+-- inlined: SELECT least(k, v) AS m, least(k, v) AS w, count(*) AS c FROM lt GROUP BY ROLLUP(least(k, v))
+SELECT least(k, v) AS m, m AS w, count(*) AS c FROM lt GROUP BY ROLLUP(m);
 
 -- shape: CUBE over aliases of items that use aliases
 -- inlined: SELECT k AS a, k + 1 AS b, sum(v) AS s, grouping(k) AS ga FROM lt GROUP BY CUBE(k, k + 1)
 -- duckdb
 SELECT k AS a, a + 1 AS b, sum(v) AS s, grouping(a) AS ga FROM lt GROUP BY CUBE(a, b);
+-- inlined: SELECT k AS a, k + 1 AS b, count(*) AS c FROM lt GROUP BY CUBE(k)
+SELECT k AS a, a + 1 AS b, count(*) AS c FROM lt GROUP BY CUBE(a);
 
 -- shape: GROUPING SETS over aliases of items that use aliases
 -- inlined: SELECT k AS a, k + 1 AS b, count(*) AS c FROM lt GROUP BY GROUPING SETS ((k), (k, k + 1), ())

@@ -2,11 +2,12 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, Grouping, GroupingID, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, BaseGroupingSets, Expression, Generator, Grouping, GroupingID, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
 
 import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, PendingItemName}
+import io.colsem.shims.SparkShims
 
 /**
  * The lateral aliases of an aggregate SELECT list. Aliases used inside aggregate function
@@ -22,8 +23,9 @@ import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, PendingItemN
  * expressions with their lateral references inlined ([[GroupingReferences]]).
  * References outside aggregate functions are per-group; those get their plain names back for
  * Spark's native support, which computes them in a Project above the Aggregate. Inside a window
- * function or grouping()/grouping_id() (which native Spark refuses), and everywhere below a HAVING
+ * function or grouping()/grouping_id() (which native Spark refuses), everywhere below a HAVING
  * with a window function in the list (where that Project would break the plan shape Spark needs),
+ * and everywhere under grouping sets on Spark 3.5 (whose native support fails there),
  * a per-group reference is replaced by the expression it names instead, as the hand-inlined query
  * has it; an aggregate in it is computed once by the Aggregate anyway:
  * {{{
@@ -45,10 +47,13 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
     val perRow = uses.collect { case (j, Place.InAggregate) => j }.toSet
     val grouping = GroupingReferences(session, conf, a, binding)
     // Where a per-group alias is replaced by its expression: inside windows and grouping() calls,
-    // where Spark's native support refuses it, and everywhere below a HAVING with a window
-    // function in the list, where its Project above the Aggregate would break the plan shape Spark
-    // needs (native Spark refuses these too).
-    val inlineEverywhere = underHaving && a.aggregateExpressions.exists(_.exists(isWindow))
+    // where Spark's native support refuses it; everywhere below a HAVING with a window function in
+    // the list, where its Project above the Aggregate would break the plan shape Spark needs
+    // (native Spark refuses these too); and everywhere under ROLLUP, CUBE or GROUPING SETS on a
+    // line whose native support fails there (Spark 3.5).
+    val inlineEverywhere = (underHaving && a.aggregateExpressions.exists(_.exists(isWindow))) ||
+      (!SparkShims.nativeLateralAliasesUnderGroupingSets &&
+        a.groupingExpressions.exists(_.exists(_.isInstanceOf[BaseGroupingSets])))
     def inlines(place: Place): Boolean = place match {
       case Place.InAggregate => false
       case Place.Outside => inlineEverywhere

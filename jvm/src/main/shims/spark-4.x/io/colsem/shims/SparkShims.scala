@@ -61,6 +61,9 @@ object SparkShims extends SharedShims {
   def callsSqlFunction(e: Expression): Boolean =
     e.containsPattern(org.apache.spark.sql.catalyst.trees.TreePattern.SQL_FUNCTION_EXPRESSION)
 
+  /** Spark 4's native lateral aliases answer under ROLLUP, CUBE and GROUPING SETS. */
+  val nativeLateralAliasesUnderGroupingSets: Boolean = true
+
   /** Whether `e` is a COLLATE clause (`s COLLATE UNICODE_CI`). */
   def isCollate(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.Collate]
 
