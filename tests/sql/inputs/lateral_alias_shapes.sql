@@ -85,6 +85,11 @@ SELECT k AS a, a + 1 AS b, count(*) AS c FROM lt GROUP BY GROUPING SETS ((a), (a
 -- inlined: SELECT k AS a, k + 1 AS b, grouping(k + 1) AS gb FROM lt GROUP BY ROLLUP(k, k + 1)
 -- duckdb
 SELECT k AS a, k + 1 AS b, grouping(b) AS gb FROM lt GROUP BY ROLLUP(a, b);
+-- An aggregate over a grouping call's alias: the call's expression, computed by the Aggregate.
+-- inlined: SELECT k AS a, grouping_id(k) AS g, min(grouping_id(k)) AS mg FROM lt GROUP BY ROLLUP(k)
+SELECT k AS a, grouping_id(a) AS g, min(g) AS mg FROM lt GROUP BY ROLLUP(a);
+-- inlined: SELECT k AS a, grouping(k) AS g, grouping(k) + 1 AS g1, max((grouping(k) + 1) * v) AS mx FROM lt GROUP BY GROUPING SETS ((k), ())
+SELECT k AS a, grouping(a) AS g, g + 1 AS g1, max(g1 * v) AS mx FROM lt GROUP BY GROUPING SETS ((a), ());
 
 -- shape: window over an aggregate's alias
 -- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount) DESC) AS r, sum(amount) / sum(sum(amount)) OVER () AS share FROM sales GROUP BY region ORDER BY region

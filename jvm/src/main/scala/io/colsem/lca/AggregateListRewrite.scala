@@ -27,7 +27,9 @@ import io.colsem.shims.SparkShims
  * with a window function in the list (where that Project would break the plan shape Spark needs),
  * and everywhere under grouping sets on Spark 3.5 (whose native support fails there),
  * a per-group reference is replaced by the expression it names instead, as the hand-inlined query
- * has it; an aggregate in it is computed once by the Aggregate anyway:
+ * has it; an aggregate in it is computed once by the Aggregate anyway. So is an alias holding a
+ * grouping()/grouping_id() call inside an aggregate function's arguments (only the Aggregate
+ * computes those):
  * {{{
  *   Aggregate [region],                            Aggregate [region],
  *     [region, sum(amount) AS total,        =>       [region, sum(amount) AS total,
@@ -44,7 +46,12 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
     val binding = LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
     val items = binding.items
     val uses = items.indices.flatMap(i => usesIn(binding, i, items(i), Place.Outside))
-    val perRow = uses.collect { case (j, Place.InAggregate) => j }.toSet
+    // Aliases that hold a grouping() or grouping_id() call: only the Aggregate can compute those
+    // (over grouping sets, per row of their expansion), so inside an aggregate function too such
+    // an alias is its expression, as the hand-inlined `min(grouping_id(a))` has it.
+    val holdsGroupingCall = items.indices.filter(j =>
+      binding.closure(Set(j)).exists(k => items(k).exists(isGroupingCall))).toSet
+    val perRow = uses.collect { case (j, Place.InAggregate) if !holdsGroupingCall(j) => j }.toSet
     val grouping = GroupingReferences(session, conf, a, binding)
     // Where a per-group alias is replaced by its expression: inside windows and grouping() calls,
     // where Spark's native support refuses it; everywhere below a HAVING with a window function in
@@ -54,12 +61,12 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
     val inlineEverywhere = (underHaving && a.aggregateExpressions.exists(_.exists(isWindow))) ||
       (!SparkShims.nativeLateralAliasesUnderGroupingSets &&
         a.groupingExpressions.exists(_.exists(_.isInstanceOf[BaseGroupingSets])))
-    def inlines(place: Place): Boolean = place match {
-      case Place.InAggregate => false
+    def inlines(j: Int, place: Place): Boolean = place match {
+      case Place.InAggregate => holdsGroupingCall(j)
       case Place.Outside => inlineEverywhere
       case Place.InWindow | Place.InGroupingCall => true
     }
-    val inlined = uses.collect { case (j, place) if inlines(place) && !perRow.contains(j) => j }.toSet
+    val inlined = uses.collect { case (j, place) if inlines(j, place) && !perRow.contains(j) => j }.toSet
     // Inlined aliases, and those that grouped items inline, are computed wherever they are
     // written again: only aliases whose recomputation gives the same value are.
     val recomputed = binding.closure(inlined) ++ binding.closure(grouping.grouped.flatMap(binding.uses))
@@ -74,7 +81,7 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
         case c: LateralAliasCandidate => binding.meaning((i, c)) match {
           case Right(j) if place == Place.InAggregate && substitution.computed.contains(j) =>
             substitution.value(c, j, asWritten = true)
-          case Right(j) if inlines(place) => LateralAliasBinding.field(binding.inline(j), c)
+          case Right(j) if inlines(j, place) => LateralAliasBinding.field(binding.inline(j), c)
           case _ => c
         }
         case other => other.mapChildren(substitute(i, _, placeOf(other, place)))
