@@ -26,6 +26,12 @@ SELECT k AS a, a + 1 AS b, count(*) AS c FROM lt GROUP BY a, b ORDER BY a;
 -- inlined: SELECT v * 2 AS d, sum(v * 2) OVER (ORDER BY v * 2) AS running FROM lt ORDER BY d
 -- duckdb
 SELECT v * 2 AS d, sum(d) OVER (ORDER BY d) AS running FROM lt ORDER BY d;
+-- An aggregate inside a window's specification makes the list a global aggregate (fuzzer, seed 3).
+-- inlined: SELECT '' AS e, rank() OVER (PARTITION BY '' ORDER BY max('')) AS r FROM lt
+SELECT '' AS e, rank() OVER (PARTITION BY e ORDER BY max(e)) AS r FROM lt;
+-- An aggregate window function alone does not (fuzzer, seed 3).
+-- inlined: SELECT 1 AS e, min(v) OVER (ORDER BY k - 1) AS m FROM lt
+SELECT 1 AS e, min(v) OVER (ORDER BY k - e) AS m FROM lt;
 
 -- (grouping and window shapes)
 -- shape: GROUP BY ALL over items that use aliases

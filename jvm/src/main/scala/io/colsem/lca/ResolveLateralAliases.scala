@@ -47,7 +47,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       // the WHERE resolves, and then would expand over the aliases computed below the Filter: the
       // Filter gets their expressions, as below an aggregate list.
       case p @ Project(projectList, f: Filter) if enabled && whereUses(projectList, f).nonEmpty =>
-        if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _, inWindow = false)) ||
+        if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _)) ||
             WhereAliases.lacksMore(f.condition, whereUses(projectList, f))) {
           inlineWhereAliases(p, projectList, f)
         } else {
@@ -62,7 +62,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case a: Aggregate if hasStar(a.aggregateExpressions) => a
       // A subquery of the list naming an earlier alias (SubqueryAliases).
       case p @ Project(projectList, child) if enabled && child.resolved &&
-          !projectList.exists(hasAggregateCall(session, _, inWindow = false)) &&
+          !projectList.exists(hasAggregateCall(session, _)) &&
           projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
           subqueryUses(projectList, child).nonEmpty =>
         rewriteProject(p, None).getOrElse(unmark(p))
@@ -71,7 +71,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
       // computed below it, outside any aggregate.
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) &&
-          projectList.exists(hasAggregateCall(session, _, inWindow = false)) =>
+          projectList.exists(hasAggregateCall(session, _)) =>
         aggregateList(Aggregate(Nil, projectList, child), underHaving = false).getOrElse(unmark(p))
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
         rewriteProject(p, None).getOrElse(unmark(p))
@@ -205,12 +205,24 @@ object ResolveLateralAliases {
   private[lca] def isWindow(e: Expression): Boolean =
     e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
 
-  /** Whether an aggregate function is called outside any window function. */
-  private[lca] def hasAggregateCall(session: SparkSession, e: Expression, inWindow: Boolean): Boolean = e match {
-    case w if isWindow(w) => w.children.exists(hasAggregateCall(session, _, inWindow = true))
-    case f if !inWindow && isAggregateCall(session, f) => true
+  /** Whether an aggregate function is called other than as a window function, which makes a
+   *  SELECT list an aggregate one, as Spark's GlobalAggregates sees it: `sum(v) OVER ()` does not,
+   *  an aggregate in a window's arguments or specification (`rank() OVER (ORDER BY max(v))`) does. */
+  private[lca] def hasAggregateCall(session: SparkSession, e: Expression): Boolean = e match {
+    case w: WindowExpression =>
+      windowCallArguments(w.windowFunction).exists(hasAggregateCall(session, _)) ||
+        hasAggregateCall(session, w.windowSpec)
+    case w: UnresolvedWindowExpression => windowCallArguments(w.child).exists(hasAggregateCall(session, _))
+    case f if isAggregateCall(session, f) => true
     case _: SubqueryExpression => false
-    case other => other.children.exists(hasAggregateCall(session, _, inWindow))
+    case other => other.children.exists(hasAggregateCall(session, _))
+  }
+
+  /** What a window function's call reads (a resolved aggregate call is wrapped in an
+   *  AggregateExpression). */
+  private def windowCallArguments(call: Expression): Seq[Expression] = call match {
+    case ae: AggregateExpression => ae.aggregateFunction.children ++ ae.filter.toSeq
+    case other => other.children
   }
 
   /** Whether a (possibly still unresolved) call is to an aggregate function. */

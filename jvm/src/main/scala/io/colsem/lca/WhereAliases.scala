@@ -78,7 +78,7 @@ private[lca] object WhereAliases {
         if (item.exists(isWindow)) {
           throw ColsemErrors.windowAliasInWhere(u.name, item.origin, u.origin)
         }
-        if (hasAggregateCall(session, item, inWindow = false)) {
+        if (hasAggregateCall(session, item)) {
           throw ColsemErrors.aggregateAliasInWhere(u.name, item.origin, u.origin)
         }
       }
