@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+import pyspark
+
 from . import data
 from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_names,
                     has_lateral, has_star, render, shapes, walk)
@@ -37,15 +39,15 @@ STAR_CONF = {"spark.colsem.star.exclude": "TAGGED,PATTERN",
 DIALECT_KEY = "spark.colsem.naming.dialect"
 DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
 ORACLES = ["vanilla", "inline", "duckdb", "dialects", "star"]
+# The line the reference JVM runs (this venv's pyspark): see inlined_form.
+SPARK_35 = pyspark.__version__.startswith("3.5")
 FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORKER_LOST")
 
 
 def inlined_form(q: Query) -> str:
     """The hand-inlined form, vanilla Spark's answer to which is the reference. On Spark 3.5 a
     grouped alias inside ROLLUP, CUBE and GROUPING SETS is written out too (query._group)."""
-    import pyspark
-
-    return render(q, inline=True, sets_written_out=pyspark.__version__.startswith("3.5"))
+    return render(q, inline=True, sets_written_out=SPARK_35)
 
 
 # Differences already reported and not yet fixed (docs/fuzzing.md, "Open"): counted apart as

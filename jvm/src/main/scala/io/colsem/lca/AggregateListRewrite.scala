@@ -49,8 +49,10 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
     // Aliases that hold a grouping() or grouping_id() call: only the Aggregate can compute those
     // (over grouping sets, per row of their expansion), so inside an aggregate function too such
     // an alias is its expression, as the hand-inlined `min(grouping_id(a))` has it.
-    val holdsGroupingCall = items.indices.filter(j =>
-      binding.closure(Set(j)).exists(k => items(k).exists(isGroupingCall))).toSet
+    // One pass in list order: an alias uses only earlier ones.
+    val holdsGroupingCall = items.indices.foldLeft(Set.empty[Int]) { (holding, j) =>
+      if (items(j).exists(isGroupingCall) || binding.uses(j).exists(holding)) holding + j else holding
+    }
     val perRow = uses.collect { case (j, Place.InAggregate) if !holdsGroupingCall(j) => j }.toSet
     val grouping = GroupingReferences(session, conf, a, binding)
     // Where a per-group alias is replaced by its expression: inside windows and grouping() calls,
