@@ -2,8 +2,9 @@
 
 Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike):
   startup   SparkSession start to first result (SELECT 1)
-  analysis  analysis + optimization of every TPC-DS query on empty tables (from ../shared/tpcds,
-            or $COLSEM_TPCDS_DIR); each query analyzed `--iterations` times, fastest kept
+  analysis  analysis + optimization of every TPC-DS query on empty tables (Spark's own queries and
+            tables, from the line's spark-sql test jar on Maven Central: peer/tpcds.py); each
+            query analyzed `--iterations` times, fastest kept
   feature_X colsem's TPC-DS analysis with one feature switched off and on, alternating query by
             query in one process: lateral aliases, star strategies (TAGGED,PATTERN), all of colsem
             (spark.colsem.enabled), and naming_D: spark.colsem.naming.dialect=D (canonical,
@@ -57,9 +58,14 @@ ROOT = HERE.parent
 RESULTS = HERE / "results"
 
 
-def tpcds_dir() -> Path | None:
-    folder = Path(os.environ.get("COLSEM_TPCDS_DIR", ROOT.parent / "shared" / "tpcds"))
-    return folder if (folder / "schema.sql").exists() else None
+def tpcds_corpus():  # type: ignore[no-untyped-def]
+    """The running line's TPC-DS queries and tables (fetched once, then read from the cache)."""
+    import pyspark
+
+    sys.path.insert(0, str(ROOT))
+    from peer import tpcds
+
+    return tpcds.corpus(".".join(pyspark.__version__.split(".")[:2]))
 
 
 QUICK_QUERIES = 10
@@ -92,31 +98,27 @@ def worker(mode: str, iterations: int, limit: int = 0, chains: Sequence[int] = C
         active = spark.sql("SHOW FUNCTIONS LIKE 'colsem_status'").count() == 1
         if active != (mode == "colsem"):
             raise SystemExit(f"{mode} run has colsem active={active}")
-        folder = tpcds_dir()
-        if folder:
-            text = (folder / "schema.sql").read_text()
-            body = "\n".join(l for l in text.splitlines() if not l.strip().startswith("--"))
-            for stmt in (s.strip() for s in body.split(";")):
-                if stmt:
-                    spark.sql(stmt)
-            queries = sorted((folder / "queries").glob("*.sql"))[:limit or None]
-            total = 0.0
-            for path in queries:
-                sql = path.read_text()
-                best = float("inf")
-                for _ in range(iterations):
-                    t0 = time.perf_counter()
-                    qe = spark.sql(sql)._jdf.queryExecution()
-                    qe.analyzed()
-                    qe.optimizedPlan()
-                    best = min(best, time.perf_counter() - t0)
-                total += best
-            result["tpcds_analysis_s"] = total
-            result["tpcds_queries"] = len(queries)
-            result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
-            if mode == "colsem":
-                result.update(feature_switch_analysis(spark, queries, iterations))
-                result.update(same_jvm_analysis(spark, queries, iterations))
+        corpus = tpcds_corpus()
+        for stmt in corpus.create_statements():
+            spark.sql(stmt)
+        queries = corpus.queries()[:limit or None]
+        total = 0.0
+        for path in queries:
+            sql = path.read_text()
+            best = float("inf")
+            for _ in range(iterations):
+                t0 = time.perf_counter()
+                qe = spark.sql(sql)._jdf.queryExecution()
+                qe.analyzed()
+                qe.optimizedPlan()
+                best = min(best, time.perf_counter() - t0)
+            total += best
+        result["tpcds_analysis_s"] = total
+        result["tpcds_queries"] = len(queries)
+        result.update(planning_benchmarks(spark, queries, iterations, mode == "colsem"))
+        if mode == "colsem":
+            result.update(feature_switch_analysis(spark, queries, iterations))
+            result.update(same_jvm_analysis(spark, queries, iterations))
         result.update(lateral_alias_benchmarks(spark, iterations, chains, native=mode == "vanilla"))
         result.update(lateral_shape_benchmarks(spark, iterations, shape_rows, native=mode == "vanilla"))
         result.update(star_benchmarks(spark, mode, iterations))
@@ -610,8 +612,8 @@ def main(argv: List[str] | None = None) -> int:
     chains = QUICK_CHAINS if args.quick else CHAINS
     if args.only == "respond":
         runs = 0
-    if tpcds_dir() is None:
-        print("TPC-DS corpus not found (../shared/tpcds or $COLSEM_TPCDS_DIR): startup only", file=sys.stderr)
+    print(f"[bench] TPC-DS: {len(tpcds_corpus().queries())} queries from Spark "
+          f"{tpcds_corpus().version}'s test jar", file=sys.stderr)
     samples: Dict[str, List[Dict[str, float]]] = {"vanilla": [], "colsem": []}
     for i in range(runs):
         for mode in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):

@@ -86,43 +86,71 @@ def m2_repository() -> Path:
     return Path(os.environ.get("COLSEM_M2_REPO") or Path.home() / ".m2" / "repository")
 
 
-def test_jar(version: str, scala: str) -> Path:
-    return (m2_repository() / "org" / "apache" / "spark" / f"spark-sql_{scala}" / version
-            / f"spark-sql_{scala}-{version}-tests.jar")
-
-
-def fetch_jar(version: str, scala: str) -> Optional[Path]:
-    jar = test_jar(version, scala)
+def maven_jar(coordinate: str) -> Optional[Path]:
+    """The jar of `group:artifact:version[:classifier]` in the local Maven repository, fetched from
+    Maven Central the first time (`mvn dependency:get`); None when Maven Central has none."""
+    group, artifact, version, *classifier = coordinate.split(":")
+    suffix = f"-{classifier[0]}" if classifier else ""
+    jar = (m2_repository().joinpath(*group.split(".")) / artifact / version
+           / f"{artifact}-{version}{suffix}.jar")
     if not jar.exists():
-        artifact = f"org.apache.spark:spark-sql_{scala}:{version}:jar:tests"
-        cmd = ["mvn", "-q", "dependency:get", f"-Dartifact={artifact}", "-Dtransitive=false"]
+        full = f"{group}:{artifact}:{version}:jar" + (f":{classifier[0]}" if classifier else "")
+        cmd = ["mvn", "-q", "dependency:get", f"-Dartifact={full}", "-Dtransitive=false"]
         if os.environ.get("COLSEM_M2_REPO"):
             cmd.append(f"-Dmaven.repo.local={m2_repository()}")
         subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return jar if jar.exists() else None
 
 
+def fetch_jar(version: str, scala: str) -> Optional[Path]:
+    return maven_jar(f"org.apache.spark:spark-sql_{scala}:{version}:tests")
+
+
+def unpacked(line: str, kind: str, unpack: Callable[[Path, Path], None],
+             log: Callable[[str], None] = print) -> Tuple[str, Path]:
+    """(version, folder) of what `unpack(jar, folder)` takes out of line L's spark-sql test jar,
+    done once into ~/.cache/colsem/<kind>/<version>/. The folder appears whole or not at all
+    (unpacked beside it, then renamed), under a lock, so parallel test processes fetch once."""
+    import fcntl
+    import shutil
+
+    props = properties()
+    scala = props[f"line.{line}.scala.binary"]
+    root = cache_dir() / kind
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        for version in candidates(line, props):
+            folder = root / version
+            if (folder / ".complete").exists():
+                return version, folder
+            log(f"[{kind}] looking for org.apache.spark:spark-sql_{scala}:{version}:jar:tests on Maven Central")
+            jar = fetch_jar(version, scala)
+            if jar is None:
+                continue
+            partial = root / f"{version}.partial"
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.rmtree(folder, ignore_errors=True)
+            partial.mkdir()
+            unpack(jar, partial)
+            (partial / ".complete").write_text(f"{jar}\n")
+            partial.rename(folder)
+            return version, folder
+    raise RuntimeError(f"no spark-sql test jar found on Maven Central for Spark line {line} (tried "
+                       f"{', '.join(candidates(line, props))}): check that `mvn` reaches Maven Central")
+
+
+def extract(jar: Path, folder: Path, prefixes: Tuple[str, ...]) -> None:
+    with zipfile.ZipFile(jar) as z:
+        for name in z.namelist():
+            if name.startswith(prefixes) and not name.endswith("/"):
+                z.extract(name, folder)
+
+
 def corpus(line: str, log: Callable[[str], None] = print) -> Tuple[str, Path]:
     """(version, folder holding sql-tests/inputs and test-data) for Spark line L, fetched once
     into ~/.cache/colsem/peer/<version>/."""
-    props = properties()
-    scala = props[f"line.{line}.scala.binary"]
-    for version in candidates(line, props):
-        folder = cache_dir() / "peer" / version
-        if (folder / ".complete").exists():
-            return version, folder
-        log(f"[peer] looking for org.apache.spark:spark-sql_{scala}:{version}:jar:tests on Maven Central")
-        jar = fetch_jar(version, scala)
-        if jar is None:
-            continue
-        folder.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(jar) as z:
-            for name in z.namelist():
-                if name.startswith(("sql-tests/inputs/", "test-data/")) and not name.endswith("/"):
-                    z.extract(name, folder)
-        (folder / ".complete").write_text(f"{jar}\n")
-        return version, folder
-    raise RuntimeError(f"no spark-sql test jar found on Maven Central for line {line}")
+    return unpacked(line, "peer", lambda jar, folder: extract(jar, folder, ("sql-tests/inputs/", "test-data/")), log)
 
 
 # ---------------------------------------------------------------- files

@@ -1,10 +1,11 @@
-"""TPC-DS (../shared/tpcds, or $COLSEM_TPCDS_DIR): with each colsem feature on, every query
-analyzes and optimizes to the same plan as with it off (expression and CTE ids normalized)."""
+"""TPC-DS (the queries and tables of Spark's own tests, from the line's spark-sql test jar on Maven
+Central, peer/tpcds.py): with each colsem feature on, every query analyzes and optimizes to the
+same plan as with it off (expression and CTE ids normalized)."""
 
 from __future__ import annotations
 
-import os
 import re
+import sys
 from pathlib import Path
 from typing import Dict, Tuple
 
@@ -13,14 +14,14 @@ import pytest
 from conftest import ROOT
 from golden import running_line
 
-TPCDS = Path(os.environ.get("COLSEM_TPCDS_DIR", ROOT.parent / "shared" / "tpcds"))
-QUERIES = sorted(TPCDS.glob("queries/*.sql"), key=lambda p: (int(re.sub(r"\D", "", p.stem)), p.stem))
+sys.path.insert(0, str(ROOT))
+from peer import tpcds as tpcds_corpus  # noqa: E402
+
+TPCDS = tpcds_corpus.corpus(running_line())
+QUERIES = TPCDS.queries()
 FEATURES = ["spark.colsem.lateralAlias.enabled"]
 
-pytestmark = [pytest.mark.tpcds, pytest.mark.skipif(
-    not (TPCDS / "schema.sql").exists(),
-    reason=f"TPC-DS corpus not found at {TPCDS}: put the team's shared/tpcds folder beside the "
-           "project, or set COLSEM_TPCDS_DIR to a folder with schema.sql and queries/")]
+pytestmark = pytest.mark.tpcds
 
 
 def _normalized(text: str) -> str:
@@ -33,11 +34,8 @@ def tpcds(spark):
     session = spark.newSession()
     session.sql("CREATE DATABASE IF NOT EXISTS tpcds")
     session.sql("USE tpcds")
-    body = "\n".join(line for line in (TPCDS / "schema.sql").read_text().splitlines()
-                     if not line.strip().startswith("--"))
-    for statement in body.split(";"):
-        if statement.strip():
-            session.sql(statement)
+    for statement in TPCDS.create_statements():
+        session.sql(statement)
     return session
 
 
@@ -68,7 +66,12 @@ def _default_plans(session, query: Path) -> Tuple[str, str, str, list]:
 
 
 def test_corpus_is_complete():
-    assert len(QUERIES) == 103
+    names = [q.stem for q in QUERIES]
+    assert len(names) == tpcds_corpus.V1_4_QUERIES + tpcds_corpus.V2_7_QUERIES == 135
+    assert names[:3] == ["q1", "q2", "q3"] and names[-1] == "q98-v2.7"
+    assert {"q14a", "q14b", "q23a", "q23b", "q24a", "q24b", "q39a", "q39b", "q5a-v2.7"} <= set(names)
+    assert len(TPCDS.tables()) == 24
+    assert len(TPCDS.tables()["store_sales"]) == 23 and len(TPCDS.tables()["catalog_sales"]) == 34
 
 
 @pytest.mark.parametrize("feature", FEATURES)
