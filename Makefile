@@ -140,15 +140,16 @@ smoke: install
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
 
-# Real Delta Lake and Apache Iceberg tables (tests/test_table_formats.py) in .venv-formats: the
+# Real Delta Lake and Apache Iceberg tables (tests/test_table_formats.py), and colsem beside
+# Apache DataFusion Comet (tests/test_comet.py), in .venv-formats: the
 # formats line's pyspark at the version delta-spark accepts, delta-spark from PyPI; the Delta and
-# Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*).
+# Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*), Comet's too (~/.m2).
 FORMATS_LINE := $(call version,formats.line)
 formats:
 	$(MAKE) install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
 	  VENV_PINS='"$(call version,formats.delta.pip)"'
 	@echo "==> Delta Lake and Iceberg tables on Spark $(FORMATS_LINE) (.venv-formats)"
-	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py $(PYTEST_ARGS)
+	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py tests/test_comet.py $(PYTEST_ARGS)
 
 demo: install
 	$(PY) docs/demo.py

@@ -1,0 +1,124 @@
+"""colsem beside Apache DataFusion Comet (`make formats`, on the line Comet publishes for): Comet's
+plugin adds its own extension and physical rules only, so TPC-DS queries over generated data give
+the rows of Comet alone, still run by Comet's operators, with colsem's strictest settings on
+(spark.colsem.invariants=error: no false alarm from Comet's plan rewrites) and a TAGGED table's
+system column still hidden from `*`. Comet's jar comes from Maven Central (formats.comet.jar)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+from conftest import ROOT, run_python
+from golden import running_line, version_property
+from tpcds_sides import run_side, write_data
+
+sys.path.insert(0, str(ROOT))
+from peer import corpus as maven, tpcds  # noqa: E402
+
+FORMATS_LINE = version_property("formats.line")
+COMET = version_property("formats.comet.jar")
+STRICT = {"spark.colsem.invariants": "error", "spark.colsem.star.exclude": "TAGGED"}
+
+pytestmark = [pytest.mark.formats, pytest.mark.skipif(
+    running_line() != FORMATS_LINE,
+    reason=f"Comet publishes for Spark {FORMATS_LINE}: `make formats` runs these tests")]
+
+
+@pytest.fixture(scope="module")
+def corpus() -> tpcds.Tpcds:
+    return tpcds.corpus(running_line())
+
+
+@pytest.fixture(scope="module")
+def comet_conf() -> Dict[str, str]:
+    """How Comet's documentation loads it: its jar on both class paths, its plugin, off-heap
+    memory, and its shuffle (Comet 1.2 disables itself without its shuffle manager)."""
+    jar = maven.maven_jar(COMET)
+    assert jar is not None, f"{COMET} not found on Maven Central"
+    return {"spark.jars": str(jar), "spark.driver.extraClassPath": str(jar),
+            "spark.executor.extraClassPath": str(jar), "spark.plugins": "org.apache.spark.CometPlugin",
+            "spark.memory.offHeap.enabled": "true", "spark.memory.offHeap.size": "1g",
+            "spark.shuffle.manager": "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager",
+            "spark.comet.exec.shuffle.enabled": "true"}
+
+
+def executed(corpus: tpcds.Tpcds):  # type: ignore[no-untyped-def]
+    return corpus.queries()[::4]
+
+
+@pytest.fixture(scope="module")
+def sides(spark, corpus, comet_conf, workdir: Path) -> Dict[str, dict]:
+    data = write_data(spark, corpus, workdir / "tpcds_data")
+    queries = executed(corpus)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        futures = {
+            "comet": pool.submit(run_side, "comet", corpus, data, workdir, queries, colsem=False,
+                                 analyze=False, conf=comet_conf, long_running=True),
+            "comet+colsem": pool.submit(run_side, "comet_colsem", corpus, data, workdir, queries,
+                                        colsem=True, analyze=False, conf=comet_conf,
+                                        session_conf=STRICT, long_running=True)}
+        return {name: future.result() for name, future in futures.items()}
+
+
+def comet_operators(plan: str) -> list:
+    return sorted(set(re.findall(r"\b(Comet[A-Za-z]+)", plan)))
+
+
+def planned(plan: str) -> str:
+    """The plan as planned: adaptive execution's final plan depends on which stages finish first
+    (an empty stage turns a join into CometEmptyRelation in one run and not in the next)."""
+    return plan.split("== Initial Plan ==", 1)[-1]
+
+
+def test_both_sides_run_comet_and_only_one_colsem(sides):
+    assert sides["comet"]["colsem_loaded"] is False
+    assert sides["comet+colsem"]["colsem_loaded"] is True
+
+
+def test_tpcds_rows_and_comet_operators_are_comet_alone_s(sides, corpus):
+    queries = [q.stem for q in executed(corpus)]
+    alone, beside = sides["comet"]["runs"], sides["comet+colsem"]["runs"]
+    answers = {side: {q: (runs[q]["columns"], runs[q].get("rows"), runs[q].get("error")) for q in queries}
+               for side, runs in (("alone", alone), ("beside", beside))}
+    differences = [q for q in queries if answers["alone"][q] != answers["beside"][q]]
+    assert differences == []
+    assert {q: comet_operators(planned(beside[q]["executed_plan"])) for q in queries} == \
+           {q: comet_operators(planned(alone[q]["executed_plan"])) for q in queries}
+    run_by_comet = [q for q in queries if comet_operators(beside[q]["executed_plan"])]
+    assert len(run_by_comet) == len(queries), sorted(set(queries) - set(run_by_comet))
+    assert sum(bool(alone[q].get("rows")) for q in queries) >= len(queries) // 3
+
+
+def test_tagged_column_hidden_from_star_under_comet(sides):
+    beside, alone = sides["comet+colsem"]["runs"], sides["comet"]["runs"]
+    star = beside["events: SELECT *"]
+    assert (star["columns"], star["rows"]) == (["id", "msg"], ["1\ta", "2\tb"])
+    assert comet_operators(star["executed_plan"]), star["executed_plan"]
+    assert alone["events: SELECT *"]["columns"] == ["id", "msg", "_ts"]
+    named = beside["events: SELECT id, _ts"]
+    assert (named["columns"], named["rows"]) == (["id", "_ts"], ["1\t10", "2\t20"])
+
+
+def test_getting_started_example_runs_as_written(workdir: Path):
+    """docs/getting-started.md's Comet example, run as a user would (in an empty folder, where its
+    Spark warehouse goes), once the shell block has put Comet's jar into ~/.m2."""
+    maven.maven_jar(COMET)
+    text = (ROOT / "docs" / "getting-started.md").read_text()
+    section = text[text.index("## Beside Apache DataFusion Comet"):]
+    assert f"-Dartifact={COMET}" in section
+    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    folder = workdir / "getting_started_comet"
+    folder.mkdir(exist_ok=True)
+    proc = run_python("import os, sys\nos.chdir(sys.argv[1])\n" + example, args=[str(folder)],
+                      env={"COLSEM_AUTOREGISTER": "0"}, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    first, *plan = proc.stdout.splitlines()
+    assert first == "[Row(id=2, msg='b', x=20, y=21)]"
+    assert plan[0] == "== Physical Plan ==", plan
+    assert {"CometFilter", "CometProject"} <= set(comet_operators("\n".join(plan))), plan
