@@ -14,7 +14,8 @@ from typing import Dict
 
 import pytest
 
-from conftest import ROOT, run_python
+from conftest import ROOT
+from docs_sections import run_section_example
 from golden import running_line, version_property
 from tpcds_sides import run_side, write_data
 
@@ -109,14 +110,9 @@ def test_getting_started_example_runs_as_written(workdir: Path):
     """docs/getting-started.md's Comet example, run as a user would (in an empty folder, where its
     Spark warehouse goes), once the shell block has put Comet's jar into ~/.m2."""
     maven.maven_jar(COMET)
-    text = (ROOT / "docs" / "getting-started.md").read_text()
-    section = text[text.index("## Beside Apache DataFusion Comet"):]
-    assert f"-Dartifact={COMET}" in section
-    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    folder = workdir / "getting_started_comet"
-    folder.mkdir(exist_ok=True)
-    proc = run_python("import os, sys\nos.chdir(sys.argv[1])\n" + example, args=[str(folder)],
-                      env={"COLSEM_AUTOREGISTER": "0"}, timeout=600)
+    doc = ROOT / "docs" / "getting-started.md"
+    assert f"dependency:get -Dartifact={COMET}\n" in doc.read_text()
+    proc = run_section_example(doc, "## Beside Apache DataFusion Comet", workdir / "getting_started_comet")
     assert proc.returncode == 0, proc.stderr[-4000:]
     first, *plan = proc.stdout.splitlines()
     assert first == "[Row(id=2, msg='b', x=20, y=21)]"

@@ -17,7 +17,7 @@ from typing import Dict, List
 import pytest
 
 from conftest import ROOT, run_python
-from docs_sections import check_generated_section
+from docs_sections import check_generated_section, run_section_example
 from golden import running_line, version_property
 
 FORMATS_LINE = version_property("formats.line")
@@ -370,13 +370,8 @@ def test_a_merge_error_says_that_star_left_the_column_out(formats, fmt, tag, wri
 def test_getting_started_example_runs_as_written(workdir: Path):
     """docs/getting-started.md's Delta and Iceberg example, run as a user would (in an empty folder,
     where its Spark warehouse goes)."""
-    text = (ROOT / "docs" / "getting-started.md").read_text()
-    section = text[text.index("## With Delta Lake and Apache Iceberg"):]
-    example = re.search(r"```python\n(.*?)```", section, re.S).group(1)
-    folder = workdir / "getting_started_formats"
-    folder.mkdir(exist_ok=True)
-    proc = run_python("import os, sys\nos.chdir(sys.argv[1])\n" + example, args=[str(folder)],
-                      env={"COLSEM_AUTOREGISTER": "0"}, timeout=600)
+    proc = run_section_example(ROOT / "docs" / "getting-started.md", "## With Delta Lake and Apache Iceberg",
+                               workdir / "getting_started_formats")
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert proc.stdout.splitlines() == [
         "['id', 'msg']",
