@@ -128,7 +128,7 @@ import colsem
 spark = {builder}.getOrCreate()
 df = spark.sql("{WINDOW_OVER_ALIAS}")
 emit(session=type(spark).__module__, status=status_of(spark),
-     extensions=spark.conf.get("spark.sql.extensions"),
+     extensions=spark.conf.get("spark.sql.extensions", None),
      schema=[(f.name, f.dataType.simpleString()) for f in df.schema.fields],
      rows=[list(r) for r in df.collect()])
 spark.stop()
