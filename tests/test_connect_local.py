@@ -55,26 +55,28 @@ def test_session_target_follows_pyspark(clean_env, options, env, target):
 
 
 # spark.api.mode=connect: PySpark 4 starts a server in a JVM it launches for any master but sc://
-# (the master, else MASTER, else local); PySpark 3.5 has no API modes and builds a classic session.
-API_MODE_CASES = [
-    ({"spark.api.mode": "connect", "spark.master": "local[2]"}, {}, Target.LOCAL_CONNECT),
-    ({"spark.api.mode": "CONNECT"}, {}, Target.LOCAL_CONNECT),
-    ({"spark.api.mode": "connect"}, {"MASTER": "local[1]"}, Target.LOCAL_CONNECT),
-    ({"spark.api.mode": "connect", "spark.master": "yarn"}, {}, Target.LOCAL_CONNECT),
-    ({"spark.master": "local[2]"}, {"SPARK_API_MODE": "connect"}, Target.LOCAL_CONNECT),
-    ({}, {"SPARK_CONNECT_MODE": "1"}, Target.LOCAL_CONNECT),  # pyspark-connect's default
-    ({"spark.api.mode": "classic"}, {"SPARK_CONNECT_MODE": "1"}, Target.CLASSIC),
-    ({"spark.api.mode": "classic", "spark.master": "local[2]"}, {}, Target.CLASSIC),
-    ({"spark.api.mode": "connect", "spark.remote": "sc://localhost:15002"}, {}, Target.REMOTE_CONNECT),
-    ({"spark.api.mode": "connect"}, {"SPARK_REMOTE": "sc://localhost:15002"}, Target.REMOTE_CONNECT),
+# (the master, else MASTER, else local); PySpark 3.5 has no API modes and reads only the URL.
+API_MODE_CASES = [  # options, environment, PySpark 4's target, PySpark 3.5's
+    ({"spark.api.mode": "connect", "spark.master": "local[2]"}, {}, Target.LOCAL_CONNECT, Target.CLASSIC),
+    ({"spark.api.mode": "CONNECT"}, {}, Target.LOCAL_CONNECT, Target.CLASSIC),
+    ({"spark.api.mode": "connect"}, {"MASTER": "local[1]"}, Target.LOCAL_CONNECT, Target.CLASSIC),
+    ({"spark.api.mode": "connect", "spark.master": "yarn"}, {}, Target.LOCAL_CONNECT, Target.CLASSIC),
+    ({"spark.master": "local[2]"}, {"SPARK_API_MODE": "connect"}, Target.LOCAL_CONNECT, Target.CLASSIC),
+    ({}, {"SPARK_CONNECT_MODE": "1"}, Target.LOCAL_CONNECT, Target.CLASSIC),  # pyspark-connect's default
+    ({"spark.api.mode": "classic"}, {"SPARK_CONNECT_MODE": "1"}, Target.CLASSIC, Target.CLASSIC),
+    ({"spark.api.mode": "classic", "spark.master": "local[2]"}, {}, Target.CLASSIC, Target.CLASSIC),
+    ({"spark.api.mode": "connect", "spark.remote": "sc://localhost:15002"}, {},
+     Target.REMOTE_CONNECT, Target.REMOTE_CONNECT),
+    ({"spark.api.mode": "connect"}, {"SPARK_REMOTE": "sc://localhost:15002"},
+     Target.REMOTE_CONNECT, Target.REMOTE_CONNECT),
 ]
 
 
-@pytest.mark.parametrize("options, env, target", API_MODE_CASES)
-def test_session_target_follows_pyspark_api_mode(clean_env, options, env, target):
+@pytest.mark.parametrize("options, env, target, target_35", API_MODE_CASES)
+def test_session_target_follows_pyspark_api_mode(clean_env, options, env, target, target_35):
     for name, value in env.items():
         clean_env.setenv(name, value)
-    assert session_target(_builder(options)) is (target if SPARK_4 else Target.CLASSIC)
+    assert session_target(_builder(options)) is (target if SPARK_4 else target_35)
 
 
 def test_builders_for_a_running_server_keep_the_instructions(clean_env):
@@ -158,3 +160,25 @@ spark.stop()
     out = result_of(proc)
     assert out["session"] == "pyspark.sql.session"
     assert out["status"]["active"] == "true", out["status"]
+
+
+def test_getting_started_local_connect_example_prints_what_the_doc_shows():
+    """docs/getting-started.md's local Spark Connect example, run as written after pip install,
+    prints exactly the output block under it."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "getting-started.md").read_text()
+    section = text[text.index("### A local Spark Connect server"):]
+    match = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S)
+    assert match, "docs/getting-started.md lost its local Spark Connect example and output blocks"
+    code, expected = match.groups()
+    if SERVER_PACKAGE:
+        code = code.replace('.remote("local[2]")',
+                            f'.remote("local[2]").config("spark.jars.packages", "{SERVER_PACKAGE}")')
+    proc = run_python(code)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    # Ivy, resolving 3.5's Connect server package, prints its settings line on stdout.
+    printed = [line for line in proc.stdout.splitlines(True) if not line.startswith(":: loading settings :: ")]
+    assert "".join(printed) == expected

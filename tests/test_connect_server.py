@@ -292,7 +292,7 @@ def test_getting_started_connect_example_prints_what_the_doc_shows(connect_serve
     from conftest import ROOT
 
     text = (ROOT / "docs" / "getting-started.md").read_text()
-    section = text[text.index("## 5. Spark Connect"):]
+    section = text[text.index("### A server that runs elsewhere"):]
     match = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S)
     assert match, "docs/getting-started.md lost its Spark Connect example and output blocks"
     code, expected = match.groups()
@@ -400,3 +400,26 @@ def test_pyspark_client_cli_remote(client_python: Path, connect_server: str, ban
                           stdin=subprocess.DEVNULL)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout == EXPECTED_TEXTS["typed_view"] + "\n"
+
+
+@needs_client
+def test_getting_started_pyspark_client_commands_print_what_the_doc_shows(
+        client_python: Path, connect_server: str) -> None:
+    """docs/getting-started.md's pyspark-client block: each command after the pip line, run with
+    the client venv first on PATH, prints the comment lines under it."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "getting-started.md").read_text()
+    section = text[text.index("### pyspark-client (no JVM)"):]
+    block = re.search(r"```sh\npip install colsem pyspark-client\n(.*?)```", section, re.S)
+    assert block, "docs/getting-started.md lost its pyspark-client commands"
+    commands = re.findall(r"^([^#\n].*)\n((?:# .*\n)+)", block.group(1), re.M)
+    assert len(commands) == 2
+    env = subprocess_env({"PATH": f"{client_python.parent}{os.pathsep}{os.environ['PATH']}"})
+    for command, expected in commands:
+        proc = subprocess.run(["bash", "-c", command.replace("sc://localhost:15002", connect_server)],
+                              env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert proc.stdout == "".join(line[2:] + "\n" for line in expected.splitlines())
