@@ -431,7 +431,11 @@ def write_build_json(out_dir: Path, jars: Sequence[Path]) -> Path:
         "jars": records,
     }
     path = out_dir / "build.json"
-    path.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    # Written aside and renamed: two builds of the tree at once (a test's wheel beside another's)
+    # must never let one package a half-written file.
+    partial = path.with_name(f".build.json.{os.getpid()}")
+    partial.write_text(json.dumps(info, indent=2) + "\n", encoding="utf-8")
+    os.replace(partial, path)
     return path
 
 

@@ -4,7 +4,9 @@ It must cost nothing when Spark is not used, so it is a top-level module that im
 start-up has loaded already (not even the colsem package, nor pyspark): it waits for
 ``pyspark.sql.session`` to be imported, then wraps ``SparkSession.Builder.getOrCreate`` so that a
 plain ``SparkSession.builder.getOrCreate()`` gets colsem (``colsem.configure`` semantics, merged
-with the user's settings). ``COLSEM_AUTOREGISTER=0`` turns it off.
+with the user's settings), and so does the Spark Connect server PySpark starts for
+``remote("local[2]")``, ``spark.api.mode=connect`` or ``SPARK_REMOTE=local[2]``.
+``COLSEM_AUTOREGISTER=0`` turns it off.
 """
 
 from __future__ import annotations

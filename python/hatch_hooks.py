@@ -13,14 +13,21 @@ from hatchling.metadata.plugin.interface import MetadataHookInterface
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_jar  # noqa: E402
 
+# The `test` extra: the tools the tests use (the Makefile's venvs install them too).
+TEST_REQUIREMENTS = ["pytest>=8", "pyspark[connect]", "pandas>=2.2,<3", "duckdb>=1.1", "matplotlib>=3.8"]
+
 
 class ColsemMetadataHook(MetadataHookInterface):
     def update(self, metadata: Dict[str, Any]) -> None:
         versions = build_jar.read_versions()
         metadata["version"] = versions["colsem.version"]
-        # Every line the wheel carries a jar for, as one specifier set.
-        metadata["dependencies"] = [
-            f"pyspark{build_jar.supported_union(versions, build_jar.ported_lines(versions))}"]
+        # Every line the wheel carries a jar for, as one specifier set. An extra, not a requirement:
+        # pip cannot accept "pyspark or pyspark-client", and requiring pyspark would pull PyPI's
+        # whole pyspark over a pyspark-client install (pyproject.toml).
+        metadata["optional-dependencies"] = {
+            "pyspark": [f"pyspark{build_jar.supported_union(versions, build_jar.ported_lines(versions))}"],
+            "test": TEST_REQUIREMENTS,
+        }
 
 
 class ColsemJarHook(BuildHookInterface):

@@ -17,8 +17,9 @@ from typing import Dict, List, Optional
 import pytest
 
 import colsem
-from conftest import SESSION_PRELUDE, connect_server_package, result_of, run_python, stop_server
-from golden import running_line
+from conftest import (SESSION_PRELUDE, connect_server_package, result_of, run_python, stop_server,
+                      subprocess_env)
+from golden import running_line, version_property
 
 
 def _free_port() -> int:
@@ -291,7 +292,7 @@ def test_getting_started_connect_example_prints_what_the_doc_shows(connect_serve
     from conftest import ROOT
 
     text = (ROOT / "docs" / "getting-started.md").read_text()
-    section = text[text.index("## 5. Spark Connect"):]
+    section = text[text.index("### A server that runs elsewhere"):]
     match = re.search(r"```python\n(.*?)```\n\n```text\n(.*?)```", section, re.S)
     assert match, "docs/getting-started.md lost its Spark Connect example and output blocks"
     code, expected = match.groups()
@@ -303,3 +304,122 @@ def test_getting_started_connect_example_prints_what_the_doc_shows(connect_serve
     proc = colsem_sql(["--remote", connect_server, json.loads(cli.group(1)), "--format", "json"])
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout == cli.group(2) + "\n"
+
+
+# ---- the pure-Python client: pyspark-client from PyPI (no JVM) with colsem beside it
+
+CLIENT_VERSION = None if running_line() == "3.5" else version_property(f"line.{running_line()}.connect.client")
+needs_client = pytest.mark.skipif(CLIENT_VERSION is None, reason="pyspark-client starts with Spark 4.0")
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / "bin" / "python"
+
+
+@pytest.fixture(scope="module")
+def client_python(workdir: Path) -> Path:
+    """A venv with pyspark-client (jvm/versions.properties line.<L>.connect.client) and colsem from a
+    wheel built from this tree, installed together as a user does (`pip install colsem-*.whl
+    pyspark-client==V`), so pip resolves colsem's requirements. The venv (.venv-client) keeps
+    pyspark-client and its dependencies between runs; colsem is installed afresh each time."""
+    from conftest import ROOT
+
+    venv = ROOT / ".venv-client"
+    marker = venv / f".pyspark-client-{CLIENT_VERSION}"
+    pip = [str(_venv_python(venv)), "-m", "pip", "--disable-pip-version-check", "-q"]
+    if not marker.exists() or subprocess.run(pip + ["show", "pyspark"], capture_output=True).returncode == 0:
+        # new, another client version, or a full pyspark crept in: start from nothing
+        import shutil
+
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(pip + ["install", f"pyspark-client=={CLIENT_VERSION}"], check=True, timeout=900)
+        marker.touch()
+    wheels = workdir / "client-wheel"
+    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(wheels),
+                    str(ROOT)], check=True, capture_output=True, text=True, timeout=900)
+    subprocess.run(pip + ["uninstall", "-y", "colsem"], check=True)
+    subprocess.run(pip + ["install", str(next(wheels.glob("colsem-*.whl"))), f"pyspark-client=={CLIENT_VERSION}"],
+                   check=True, timeout=900)
+    return _venv_python(venv)
+
+
+@needs_client
+def test_pyspark_client_installs_colsem_without_pyspark(client_python: Path) -> None:
+    proc = run_python("""
+import json
+from importlib.metadata import PackageNotFoundError, version
+from pyspark.util import is_remote_only
+def installed(name):
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return None
+print("RESULT " + json.dumps({"remote_only": is_remote_only(), "pyspark": installed("pyspark"),
+                              "client": installed("pyspark-client"), "colsem": installed("colsem")}))
+""", launcher=[str(client_python)])
+    assert result_of(proc) == {"remote_only": True, "pyspark": None, "client": CLIENT_VERSION,
+                               "colsem": colsem.__version__}
+
+
+@needs_client
+def test_pyspark_client_gets_colsem_responses(client_python: Path, connect_server: str,
+                                              bank_parquet: Path) -> None:
+    """colsem.status and every response of the classic session, MISSING told from NULL, from a
+    client with no JVM; configure still explains that colsem belongs on the server."""
+    proc = run_python(SESSION_PRELUDE + RESPONSE_CASES + f"""
+import colsem
+spark = SparkSession.builder.remote("{connect_server}").getOrCreate()
+errors = []
+for builder in (SparkSession.builder.remote("{connect_server}"), SparkSession.builder.remote("local[2]")):
+    try:
+        colsem.configure(builder)
+    except colsem.ColsemConnectError as exc:
+        errors.append(str(exc) == colsem.connect_instructions())
+emit(connect=type(spark).__module__, status=colsem.status(spark), configure_errors=errors,
+     texts=response_texts(spark, {str(bank_parquet)!r}, {HAS_VARIANT}))
+spark.stop()
+""", launcher=[str(client_python)])
+    out = result_of(proc)
+    assert out["connect"] == "pyspark.sql.connect.session"
+    assert out["status"]["active"] == "true"
+    assert out["status"]["version"] == colsem.build_info().version
+    assert out["status"]["built_for_spark"] == running_line()
+    assert out["configure_errors"] == [True, True]
+    assert out["texts"] == EXPECTED_TEXTS
+    assert "colsem was not registered" not in proc.stderr
+
+
+@needs_client
+def test_pyspark_client_cli_remote(client_python: Path, connect_server: str, bank_parquet: Path) -> None:
+    bank = bank_parquet / ("variant" if HAS_VARIANT else "map")
+    proc = subprocess.run([str(client_python), "-m", "colsem", "sql", "--remote", connect_server,
+                           BANK_CLI_ITEMS + " FROM bank ORDER BY 2", "--view", f"bank={bank}",
+                           "--format", "json"],
+                          env=subprocess_env(), capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout == EXPECTED_TEXTS["typed_view"] + "\n"
+
+
+@needs_client
+def test_getting_started_pyspark_client_commands_print_what_the_doc_shows(
+        client_python: Path, connect_server: str) -> None:
+    """docs/getting-started.md's pyspark-client block: each command after the pip line, run with
+    the client venv first on PATH, prints the comment lines under it."""
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "getting-started.md").read_text()
+    section = text[text.index("### pyspark-client (no JVM)"):]
+    block = re.search(r"```sh\npip install colsem pyspark-client\n(.*?)```", section, re.S)
+    assert block, "docs/getting-started.md lost its pyspark-client commands"
+    commands = re.findall(r"^([^#\n].*)\n((?:# .*\n)+)", block.group(1), re.M)
+    assert len(commands) == 2
+    env = subprocess_env({"PATH": f"{client_python.parent}{os.pathsep}{os.environ['PATH']}"})
+    for command, expected in commands:
+        proc = subprocess.run(["bash", "-c", command.replace("sc://localhost:15002", connect_server)],
+                              env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert proc.stdout == "".join(line[2:] + "\n" for line in expected.splitlines())

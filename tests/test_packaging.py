@@ -95,6 +95,21 @@ def test_wheel_from_source_contains_jar_and_hook(tmp_path: Path):
     from packaging.requirements import Requirement
 
     requires = [Requirement(line.split(":", 1)[1]) for line in metadata.splitlines()
-                if line.startswith("Requires-Dist:") and "extra ==" not in line]
-    assert [(r.name, str(r.specifier)) for r in requires] == [
+                if line.startswith("Requires-Dist:")]
+    # No required dependency (colsem installs beside pyspark-client); the pyspark extra brings
+    # the pyspark colsem's jars run on.
+    assert [r for r in requires if r.marker is None] == []
+    pyspark_extra = [(r.name, str(r.specifier)) for r in requires
+                     if r.marker is not None and r.marker.evaluate({"extra": "pyspark"})]
+    assert pyspark_extra == [
         ("pyspark", str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, PORTED)}").specifier))]
+
+
+def test_without_pyspark_colsem_says_how_to_install_it():
+    code = "import sys; sys.modules['pyspark'] = None; from colsem.__main__ import main; sys.exit(main(['jar']))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        "colsem: pyspark is not installed. `pip install 'colsem[pyspark]'` installs a pyspark colsem "
+        f"carries a jar for (pyspark{colsem.pyspark_supported()}); a Spark Connect client needs only "
+        "pyspark-client.\n")

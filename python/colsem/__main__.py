@@ -44,7 +44,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.command == "info":
         try:
             running: Optional[str] = _build.running_pyspark_version()
-        except ImportError:
+        except _build.UnsupportedSparkVersion:  # no pyspark installed
             running = None
         selected = _build.build_for(running) if running else None
         print(json.dumps({

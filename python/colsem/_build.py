@@ -88,8 +88,13 @@ def is_supported(version: str, spec: str) -> bool:
 
 
 def running_pyspark_version() -> str:
-    import pyspark
-
+    try:
+        import pyspark
+    except ImportError:
+        raise UnsupportedSparkVersion(
+            "pyspark is not installed. `pip install 'colsem[pyspark]'` installs a pyspark colsem "
+            f"carries a jar for (pyspark{pyspark_supported()}); a Spark Connect client needs only "
+            "pyspark-client.") from None
     return str(pyspark.__version__)
 
 

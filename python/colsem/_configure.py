@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
+from enum import Enum
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional
 
@@ -61,25 +62,57 @@ def spark_defaults() -> Dict[str, str]:
 
 
 def _is_remote_only() -> bool:
-    """pyspark-connect (the client-only package) is installed; PySpark 3.5 has no such package
-    and no pyspark.util.is_remote_only."""
+    """pyspark-client (the Connect client without a JVM) is installed; PySpark 3.5 has no such
+    package and no pyspark.util.is_remote_only."""
     from pyspark import util
 
     check = getattr(util, "is_remote_only", None)
     return bool(check()) if check is not None else False
 
 
-def is_connect_builder(builder: Any) -> bool:
-    options: Dict[str, Any] = getattr(builder, "_options", {})
-    api_mode = str(options.get("spark.api.mode", os.environ.get("SPARK_API_MODE", ""))).lower()
-    return (
-        _is_remote_only()
-        or type(builder).__module__.startswith("pyspark.sql.connect")
-        or "spark.remote" in options
-        or "SPARK_REMOTE" in os.environ
-        or "SPARK_CONNECT_MODE_ENABLED" in os.environ
-        or api_mode == "connect"
-    )
+class Target(Enum):
+    """Where the session of ``builder.getOrCreate()`` runs, as PySpark decides it."""
+
+    CLASSIC = "classic"
+    # A Spark Connect server PySpark starts in a JVM this Python launches, with the builder's
+    # settings: remote("local[2]"), SPARK_REMOTE=local..., spark.api.mode=connect with a master.
+    LOCAL_CONNECT = "local connect"
+    # A Spark Connect server that runs already (sc://...): its jars and extensions are fixed.
+    REMOTE_CONNECT = "remote connect"
+
+
+def _api_mode(options: Mapping[str, Any]) -> str:
+    """spark.api.mode as PySpark 4 reads it (SPARK_API_MODE, then its default: connect where
+    pyspark-connect is installed). PySpark 3.5 has no API modes: every builder is classic."""
+    try:
+        from pyspark.util import default_api_mode
+    except ImportError:
+        return "classic"
+    mode = str(options.get("spark.api.mode", os.environ.get("SPARK_API_MODE", ""))).lower()
+    return mode if mode in ("classic", "connect") else str(default_api_mode())
+
+
+def session_target(builder: Any) -> Target:
+    """The rule of PySpark's ``SparkSession.Builder.getOrCreate`` (3.5 to 4.3): a Connect URL
+    (spark.remote or SPARK_REMOTE) starting with ``local``, or, under spark.api.mode=connect, a
+    master that is not ``sc://`` (spark.master, MASTER, else ``local``), starts a local server."""
+    if _is_remote_only() or type(builder).__module__.startswith("pyspark.sql.connect"):
+        return Target.REMOTE_CONNECT  # neither can start a JVM
+    options: Mapping[str, Any] = getattr(builder, "_options", {})
+    api_connect = _api_mode(options) == "connect"
+    url = options.get("spark.remote", os.environ.get("SPARK_REMOTE"))
+    if url is None and api_connect:
+        url = options.get("spark.master", os.environ.get("MASTER", "local"))
+    if url is not None:
+        url = str(url)
+        if url.startswith("local") or (api_connect and not url.startswith("sc://")):
+            return Target.LOCAL_CONNECT
+        return Target.REMOTE_CONNECT
+    if "SPARK_LOCAL_REMOTE" in os.environ:
+        return Target.LOCAL_CONNECT  # the local server this process started takes the session
+    if "SPARK_CONNECT_MODE_ENABLED" in os.environ:
+        return Target.REMOTE_CONNECT
+    return Target.CLASSIC
 
 
 def _running_jvm_has_colsem() -> Optional[bool]:
@@ -110,16 +143,30 @@ def _settings_below_builder(jvm_running: bool) -> Dict[str, str]:
     return spark_defaults()
 
 
+def _hide_static_settings_warnings() -> None:
+    """PySpark starts a local Connect server with the builder's settings, then sets them all again
+    on the Connect session, where the static ones fail with a UserWarning each although the server
+    took them; colsem's two would read as if colsem were not loaded."""
+    warnings.filterwarnings("ignore", message=r"Failed to set spark\.(jars|sql\.extensions) to ",
+                            category=UserWarning, module=r"pyspark\.sql\.connect\.conf")
+
+
 def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
-    """Add colsem to a classic ``SparkSession.builder`` and return it.
+    """Add colsem to a ``SparkSession.builder`` and return it.
 
     Appends the bundled jar to ``spark.jars`` and ``io.colsem.ColsemExtensions`` to
     ``spark.sql.extensions``, keeping the values already set on the builder, in spark-defaults.conf,
     or (under spark-submit) in the running JVM. ``conf`` sets ``spark.colsem.*`` options.
+    A builder for a Spark Connect server PySpark starts here (``remote("local[2]")``,
+    ``spark.api.mode=connect``) gets them the same way: that server's JVM takes them. A builder
+    for a running server (``sc://``) raises ColsemConnectError: its extensions are fixed.
     """
     check_pyspark_version()
-    if is_connect_builder(builder):
+    target = session_target(builder)
+    if target is Target.REMOTE_CONNECT:
         raise ColsemConnectError(connect_instructions())
+    if target is Target.LOCAL_CONNECT:
+        _hide_static_settings_warnings()
     info = build_info()
     has_colsem = _running_jvm_has_colsem()
     jvm_running = has_colsem is not None
@@ -150,8 +197,10 @@ _warned: List[str] = []
 
 
 def autoconfigure(builder: Any) -> None:
-    """What the import hook runs before every classic getOrCreate: configure, never raise."""
-    if os.environ.get("COLSEM_AUTOREGISTER", "1").strip() == "0" or is_connect_builder(builder):
+    """What the import hook runs before every getOrCreate that may start a JVM: configure, never
+    raise."""
+    if os.environ.get("COLSEM_AUTOREGISTER", "1").strip() == "0" \
+            or session_target(builder) is Target.REMOTE_CONNECT:
         return
     from pyspark.sql import SparkSession
 
