@@ -186,20 +186,19 @@ def bundle_problems(repo: Path, lv: Dict[str, str], wheel: zipfile.ZipFile) -> L
     """One line's bundle in the Maven repository ``repo``: every file and checksum, the POM, the
     jar identical to the wheel's, sources and generated docs in the other jars, licence files."""
     folder = build_jar.maven_folder(repo, lv)
+    missing = [f"{folder / name}: missing or empty" for name in build_jar.bundle_files(lv)
+               if not (folder / name).is_file() or (folder / name).stat().st_size == 0]
+    if missing:
+        return missing
     problems = []
     for name in build_jar.bundle_files(lv):
         path = folder / name
-        if not path.is_file() or path.stat().st_size == 0:
-            problems.append(f"{path}: missing or empty")
-            continue
         for algorithm in build_jar.CHECKSUM_ALGORITHMS:
             recorded = Path(f"{path}.{algorithm}")
             if not recorded.is_file():
                 problems.append(f"{recorded}: missing")
             elif recorded.read_text().strip() != build_jar.checksum(path, algorithm):
                 problems.append(f"{recorded}: does not match {name}")
-    if problems:
-        return problems
     jar, sources, javadoc, pom = (folder / name for name in build_jar.bundle_files(lv))
     problems += pom_problems(pom, lv)
     if jar.read_bytes() != wheel.read(f"colsem/jars/{jar.name}"):
