@@ -29,7 +29,7 @@ SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/s
 sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
-SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) pyproject.toml
+SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties LICENSE NOTICE pyproject.toml
 PYTEST_ARGS ?=
 # pytest processes for `make test` and `make smoke` (pytest-xdist; each its own Spark JVM), a file
 # per process at a time so module fixtures are made once; PYTEST_WORKERS=1 runs in this process.
@@ -47,7 +47,7 @@ SMOKE_TESTS := tests/test_ways_in.py \
   tests/test_respond.py::test_bank_example_jdbc \
   tests/test_spark_internals.py
 
-.PHONY: help java venv jar install wheel sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
@@ -60,6 +60,8 @@ help:
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make peer           Spark's own SQL test corpus, vanilla vs colsem (PEER_ARGS=\"--settings default\","
 	@echo "                    \"--slice ci\", \"--files 'group-by*,window*'\"); report in peer/results/<line>.md"
+	@echo "make dist           release artifacts in dist/: sdist, wheel, a Maven bundle per Spark line (docs/releasing.md)"
+	@echo "make dist-check     make dist, then twine check, POMs, bundles, and the smoke suite on the wheel in a fresh venv"
 	@echo "make jar | wheel | publish-local | bench | naming-golden | clean"
 
 java:
@@ -73,7 +75,7 @@ $(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off hatchling build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" $(VENV_PINS)
+	$(PY) -m pip install --progress-bar off "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(VENV_PINS)
 	@touch $@
 
 venv: $(VENV)/.deps
@@ -93,6 +95,18 @@ install: $(VENV)/.installed
 
 wheel: venv
 	$(PY) -m build --wheel --no-isolation --outdir dist .
+
+# dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each ported
+# line's bundle for Maven Central (jar, -sources, -javadoc, POM, .md5/.sha1), all of version
+# colsem.version (python/release.py; uploading them is docs/releasing.md).
+dist: venv
+	$(PY) python/release.py build
+
+# What a user meets: twine check --strict, every POM and bundle, then the smoke suite run in a
+# fresh venv (build/dist-venv: pyspark from PyPI, colsem from dist/ only) on that installed wheel,
+# with spark-submit --packages resolving from dist/maven.
+dist-check: dist
+	$(PY) python/release.py check --workers $(PYTEST_WORKERS)
 
 $(SBT_LAUNCHER):
 	@echo "==> fetching sbt launcher $(SBT_VERSION) from Maven Central"

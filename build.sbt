@@ -3,19 +3,24 @@
 // in jvm/versions.properties):
 //   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
 //   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for every line
-// Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*). Spark's
+// Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); the POM's
+// URLs, SCM, licence and developers from jvm/project.properties (as python/build_jar.py's). Spark's
 // classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found or
 // downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default python3),
 // or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
 import java.util.Properties
 
-val versions: Properties = {
+def loadProperties(path: String): Properties = {
   val props = new Properties()
-  IO.load(props, file("jvm/versions.properties"))
+  IO.load(props, file(path))
   props
 }
+val versions: Properties = loadProperties("jvm/versions.properties")
 def v(key: String): String = Option(versions.getProperty(key)).map(_.trim)
   .getOrElse(sys.error(s"jvm/versions.properties has no $key"))
+val projectInfo: Properties = loadProperties("jvm/project.properties")
+def p(key: String): String = Option(projectInfo.getProperty(key)).map(_.trim)
+  .getOrElse(sys.error(s"jvm/project.properties has no $key"))
 
 val sparkLine: String = {
   val line = sys.props.get("colsem.line").orElse(sys.env.get("COLSEM_LINE")).map(_.trim)
@@ -55,6 +60,8 @@ lazy val root = (project in file("."))
     Compile / unmanagedSourceDirectories ++=
       shimFolders.map(name => baseDirectory.value / "jvm" / "src" / "main" / "shims" / name),
     Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
+    Compile / packageBin / mappings ++= Seq("LICENSE", "NOTICE")
+      .map(name => baseDirectory.value / name -> s"META-INF/$name"),
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     Compile / resourceGenerators += Def.task {
@@ -96,6 +103,9 @@ lazy val root = (project in file("."))
     // `make test` republishes the same version on every run; the local repository must take it.
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     pomIncludeRepository := (_ => false),
-    licenses := Seq("Apache-2.0" -> url("https://www.apache.org/licenses/LICENSE-2.0")),
-    description := "colsem: column semantics for Apache Spark SQL (Spark extension)"
+    licenses := Seq(p("license.name") -> url(p("license.url"))),
+    description := s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
+    homepage := Some(url(p("project.url"))),
+    scmInfo := Some(ScmInfo(url(p("scm.url")), p("scm.connection"), p("scm.developerConnection"))),
+    developers := List(Developer(p("developer.id"), p("developer.name"), "", url(p("developer.url"))))
   )

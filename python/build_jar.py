@@ -5,6 +5,9 @@ Used three ways, all through :func:`build_jars`:
   * ``make jar`` -- ``python python/build_jar.py [--line L ...]``;
   * ``make smoke`` -- ``--publish-m2 REPO --line L``: the line's jar and a POM into a local Maven
     repository (what ``sbt publishM2`` publishes, without compiling the line a second time);
+  * ``make dist`` -- :func:`publish_bundle` (through ``python/release.py``): the jar, its
+    ``-sources`` and ``-javadoc`` jars (scaladoc), the POM and their checksums, as Maven Central
+    takes them;
   * the tests and build.sbt helpers, which read :func:`read_versions` and :func:`line_versions`.
 
 Lines and their versions come from ``jvm/versions.properties``. Line L compiles
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import os
 import re
@@ -40,6 +44,12 @@ from typing import Dict, Iterable, List, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 VERSIONS_FILE = ROOT / "jvm" / "versions.properties"
+# URLs, SCM, licence and developers for the POMs and the wheel's metadata.
+PROJECT_FILE = ROOT / "jvm" / "project.properties"
+# Put into every jar's META-INF (and the wheel's and the sdist's licence files).
+LICENSE_FILES = [ROOT / "LICENSE", ROOT / "NOTICE"]
+# Scaladoc of each line's sources, reused while the sources are unchanged (make dist).
+JAVADOC_DIR = ROOT / "build" / "javadoc"
 BUILD_PROPERTIES = "io/colsem/colsem-build.properties"
 JAR_DIR = ROOT / "python" / "colsem" / "jars"
 SHIMS_DIR = ROOT / "jvm" / "src" / "main" / "shims"
@@ -53,7 +63,8 @@ class JarBuildError(RuntimeError):
 
 
 def read_versions(path: Path = VERSIONS_FILE) -> Dict[str, str]:
-    """``key=value`` lines of versions.properties ('#' comments skipped)."""
+    """``key=value`` lines of versions.properties, or of another properties file such as
+    project.properties ('#' comments skipped)."""
     versions: Dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         line = line.strip()
@@ -348,7 +359,8 @@ def scalac_options(lv: Dict[str, str]) -> List[str]:
     return ["-release", "17", "-deprecation", "-feature", "-unchecked", fatal]
 
 
-def _compile(java: str, spark_jars: Path, lv: Dict[str, str], sources: List[Path], out: Path) -> None:
+def _compiler_jars(spark_jars: Path, lv: Dict[str, str]) -> List[Path]:
+    """The Scala compiler inside the line's pyspark: scalac's and scaladoc's class path."""
     scala = lv["scala.version"]
     compiler = [spark_jars / f"scala-{name}-{scala}.jar" for name in ("compiler", "library", "reflect")]
     missing = [p.name for p in compiler if not p.exists()]
@@ -357,6 +369,12 @@ def _compile(java: str, spark_jars: Path, lv: Dict[str, str], sources: List[Path
             f"{spark_jars} has no {', '.join(missing)}: line.{lv['spark.line']}.scala.version in "
             f"jvm/versions.properties must be the Scala inside pyspark {lv['spark.version']} "
             f"(found {', '.join(p.name for p in spark_jars.glob('scala-library-*.jar'))}).")
+    return compiler
+
+
+def _compile(java: str, spark_jars: Path, lv: Dict[str, str], sources: List[Path], out: Path) -> None:
+    scala = lv["scala.version"]
+    compiler = _compiler_jars(spark_jars, lv)
     cmd = [java, "-Xss8m", "-cp", os.pathsep.join(map(str, compiler)), "scala.tools.nsc.Main",
            *scalac_options(lv), "-classpath", str(spark_jars / "*"), "-d", str(out)] + [str(s) for s in sources]
     result = subprocess.run(cmd, capture_output=True, text=True)
@@ -367,18 +385,29 @@ def _compile(java: str, spark_jars: Path, lv: Dict[str, str], sources: List[Path
 
 def _write_jar(jar: Path, classes: Path, lv: Dict[str, str], fingerprint: str) -> None:
     resources = ROOT / "jvm" / "src" / "main" / "resources"
-    manifest = (f"Manifest-Version: 1.0\nImplementation-Title: {artifact_id(lv)}\n"
-                f"Implementation-Version: {lv['colsem.version']}\n"
-                f"Implementation-Vendor: {lv['maven.group']}\n\n")
     tmp = jar.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("META-INF/MANIFEST.MF", manifest)
+        zf.writestr("META-INF/MANIFEST.MF", _manifest(lv))
         for path in sorted(classes.rglob("*.class")):
             zf.write(path, str(path.relative_to(classes)))
         for path in _resources():
             zf.write(path, str(path.relative_to(resources)))
+        _write_license_files(zf)
         zf.writestr(BUILD_PROPERTIES, build_properties(lv, fingerprint))
     tmp.replace(jar)
+
+
+def _manifest(lv: Dict[str, str]) -> str:
+    return (f"Manifest-Version: 1.0\nImplementation-Title: {artifact_id(lv)}\n"
+            f"Implementation-Version: {lv['colsem.version']}\n"
+            f"Implementation-Vendor: {lv['maven.group']}\n\n")
+
+
+def _write_license_files(zf: zipfile.ZipFile) -> None:
+    for path in LICENSE_FILES:
+        if not path.is_file():
+            raise JarBuildError(f"{path.relative_to(ROOT)} is missing: every jar carries it in META-INF.")
+        zf.write(path, f"META-INF/{path.name}")
 
 
 def build_line(line: str, out_dir: Path = JAR_DIR, force: bool = False) -> Path:
@@ -387,7 +416,7 @@ def build_line(line: str, out_dir: Path = JAR_DIR, force: bool = False) -> Path:
     if not is_ported(lv):
         raise JarBuildError(f"Spark {line} has no line.{line}.shims in jvm/versions.properties yet.")
     sources = _sources(lv)
-    fingerprint = source_fingerprint(sources + _resources() + [Path(__file__).resolve()], lv)
+    fingerprint = source_fingerprint(sources + _resources() + LICENSE_FILES + [Path(__file__).resolve()], lv)
     out_dir.mkdir(parents=True, exist_ok=True)
     jar = out_dir / jar_name(lv)
     if not force and jar.exists() and read_jar_properties(jar).get("source.fingerprint") == fingerprint:
@@ -472,9 +501,16 @@ def build_jars(lines: Optional[Sequence[str]] = None, out_dir: Path = JAR_DIR, f
     return built
 
 
+def read_project() -> Dict[str, str]:
+    """project.properties: the project's URLs, SCM, licence and developers."""
+    return read_versions(PROJECT_FILE)
+
+
 def pom(lv: Dict[str, str]) -> str:
-    """The POM of a line's artifact: no dependencies (Spark provides Spark and Scala, and a POM that
-    listed them would make `spark-submit --packages` fetch them again)."""
+    """The POM of a line's artifact, with what Maven Central requires (name, description, url,
+    licenses, scm, developers; from project.properties) and no dependencies: Spark provides Spark
+    and Scala, and a POM that listed them would make `spark-submit --packages` fetch them again."""
+    p = {key: html.escape(value) for key, value in read_project().items()}
     return f"""<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
          xsi:schemaLocation="http://maven.apache.org/POM/4.0.0 http://maven.apache.org/xsd/maven-4.0.0.xsd">
@@ -484,16 +520,40 @@ def pom(lv: Dict[str, str]) -> str:
     <version>{lv['colsem.version']}</version>
     <packaging>jar</packaging>
     <name>colsem-spark-{lv['spark.line']}</name>
-    <description>colsem: column semantics for Apache Spark SQL (Spark extension)</description>
+    <description>{pom_description(lv)}</description>
+    <url>{p['project.url']}</url>
     <licenses>
         <license>
-            <name>Apache-2.0</name>
-            <url>https://www.apache.org/licenses/LICENSE-2.0</url>
+            <name>{p['license.name']}</name>
+            <url>{p['license.url']}</url>
             <distribution>repo</distribution>
         </license>
     </licenses>
+    <scm>
+        <url>{p['scm.url']}</url>
+        <connection>{p['scm.connection']}</connection>
+        <developerConnection>{p['scm.developerConnection']}</developerConnection>
+    </scm>
+    <developers>
+        <developer>
+            <id>{p['developer.id']}</id>
+            <name>{p['developer.name']}</name>
+            <url>{p['developer.url']}</url>
+        </developer>
+    </developers>
 </project>
 """
+
+
+def pom_description(lv: Dict[str, str]) -> str:
+    """The POM's description (escaped for XML); build.sbt writes the same."""
+    return html.escape(f"{read_project()['pom.description']} Built for Apache Spark {lv['spark.line']} "
+                       f"(Scala {lv['scala.binary']}).")
+
+
+def maven_folder(repo: Path, lv: Dict[str, str]) -> Path:
+    """Where a line's artifact lives in the Maven repository ``repo``."""
+    return repo.joinpath(*lv["maven.group"].split("."), artifact_id(lv), lv["colsem.version"])
 
 
 def publish_m2(line: str, repo: Path) -> Path:
@@ -504,12 +564,104 @@ def publish_m2(line: str, repo: Path) -> Path:
         raise JarBuildError(f"Spark {line} has no line.{line}.shims in jvm/versions.properties: "
                             "its shims are not written yet.")
     jar = build_line(line)
-    folder = repo.joinpath(*lv["maven.group"].split("."), artifact_id(lv), lv["colsem.version"])
+    folder = maven_folder(repo, lv)
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{artifact_id(lv)}-{lv['colsem.version']}"
     shutil.copyfile(jar, folder / f"{stem}.jar")
     (folder / f"{stem}.pom").write_text(pom(lv), encoding="utf-8")
     _log(f"published {maven_coordinate(lv)} to {repo}")
+    return folder
+
+
+# ---------------------------------------------------------------------------------------------
+# Maven Central bundles: the jar, its sources and javadoc jars, the POM, and their checksums
+
+# The files of one artifact's bundle, by what follows ``<artifactId>-<version>``.
+BUNDLE_SUFFIXES = (".jar", "-sources.jar", "-javadoc.jar", ".pom")
+# Maven Central wants an .md5 and a .sha1 beside each of them (signatures, .asc, are the releaser's).
+CHECKSUM_ALGORITHMS = ("md5", "sha1")
+
+
+def bundle_files(lv: Dict[str, str]) -> List[str]:
+    stem = f"{artifact_id(lv)}-{lv['colsem.version']}"
+    return [stem + suffix for suffix in BUNDLE_SUFFIXES]
+
+
+def checksum(path: Path, algorithm: str) -> str:
+    return hashlib.new(algorithm, path.read_bytes()).hexdigest()
+
+
+def write_sources_jar(lv: Dict[str, str], jar: Path) -> Path:
+    """The Scala sources line ``lv`` compiles (shared and shims, by package path) and resources."""
+    written: Dict[str, Path] = {}
+    with zipfile.ZipFile(jar, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("META-INF/MANIFEST.MF", _manifest(lv))
+        _write_license_files(zf)
+        resources = ROOT / "jvm" / "src" / "main" / "resources"
+        for root, path in [(r, p) for r in source_roots(lv) for p in sorted(r.rglob("*.scala"))] + \
+                [(resources, p) for p in _resources()]:
+            name = str(path.relative_to(root))
+            if name in written:
+                raise JarBuildError(f"{path.relative_to(ROOT)} and {written[name].relative_to(ROOT)} "
+                                    f"are both {name} in Spark {lv['spark.line']}'s sources.")
+            written[name] = path
+            zf.write(path, name)
+    return jar
+
+
+def _scaladoc(java: str, spark_jars: Path, lv: Dict[str, str], sources: List[Path], out: Path) -> None:
+    # Scaladoc's HTML writer needs scala-xml beside the compiler on Scala 2.12; pyspark ships it.
+    tools = _compiler_jars(spark_jars, lv) + sorted(spark_jars.glob(f"scala-xml_{lv['scala.binary']}-*.jar"))
+    cmd = [java, "-Xss8m", "-cp", os.pathsep.join(map(str, tools)), "scala.tools.nsc.ScalaDoc",
+           "-doc-title", artifact_id(lv), "-doc-version", lv["colsem.version"],
+           "-classpath", str(spark_jars / "*"), "-d", str(out)] + [str(s) for s in sources]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    if result.returncode != 0 or not (out / "index.html").is_file():
+        raise JarBuildError(f"scaladoc (Spark {lv['spark.line']}, Scala {lv['scala.version']}) failed:\n"
+                            + (result.stdout + result.stderr).strip())
+
+
+def build_javadoc_jar(lv: Dict[str, str], out_dir: Path = JAVADOC_DIR) -> Path:
+    """The scaladoc of line ``lv``'s sources as its ``-javadoc`` jar, in ``out_dir``; reused while
+    the sources are unchanged (the zip comment records their fingerprint)."""
+    sources = _sources(lv)
+    fingerprint = source_fingerprint(sources + LICENSE_FILES + [Path(__file__).resolve()], lv)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    jar = out_dir / f"{artifact_id(lv)}-{lv['colsem.version']}-javadoc.jar"
+    if jar.exists():
+        with zipfile.ZipFile(jar) as zf:
+            if zf.comment.decode() == fingerprint:
+                _log(f"{jar.name} is up to date")
+                return jar
+    java = check_java()
+    spark_jars = find_spark_jars(lv)
+    _log(f"scaladoc of {len(sources)} Scala files for Spark {lv['spark.line']} ...")
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="colsem-doc-") as docs:
+        _scaladoc(java, spark_jars, lv, sources, Path(docs))
+        tmp = jar.with_suffix(".tmp")
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+            zf.writestr("META-INF/MANIFEST.MF", _manifest(lv))
+            _write_license_files(zf)
+            for path in sorted(p for p in Path(docs).rglob("*") if p.is_file()):
+                zf.write(path, str(path.relative_to(docs)))
+            zf.comment = fingerprint.encode()
+        tmp.replace(jar)
+    _log(f"wrote {jar.name} in {time.monotonic() - started:.1f}s")
+    return jar
+
+
+def publish_bundle(line: str, repo: Path) -> Path:
+    """A line's Maven Central bundle in the Maven repository ``repo``: what :func:`publish_m2` puts
+    there plus the ``-sources`` and ``-javadoc`` jars and an .md5 and .sha1 for each file."""
+    folder = publish_m2(line, repo)
+    lv = line_versions(read_versions(), line)
+    stem = f"{artifact_id(lv)}-{lv['colsem.version']}"
+    write_sources_jar(lv, folder / f"{stem}-sources.jar")
+    shutil.copyfile(build_javadoc_jar(lv), folder / f"{stem}-javadoc.jar")
+    for name in bundle_files(lv):
+        for algorithm in CHECKSUM_ALGORITHMS:
+            (folder / f"{name}.{algorithm}").write_text(checksum(folder / name, algorithm), encoding="ascii")
     return folder
 
 

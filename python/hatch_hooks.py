@@ -1,5 +1,6 @@
 """Hatch hooks: build one jar per Spark line into the wheel, and take version and dependencies from
-jvm/versions.properties so that file stays the one source of truth."""
+jvm/versions.properties (and the project URLs from jvm/project.properties, which the POMs read
+too) so those files stay the one source of truth."""
 
 from __future__ import annotations
 
@@ -28,6 +29,12 @@ class ColsemMetadataHook(MetadataHookInterface):
             "pyspark": [f"pyspark{build_jar.supported_union(versions, build_jar.ported_lines(versions))}"],
             "test": TEST_REQUIREMENTS,
         }
+        project = build_jar.read_project()
+        metadata["urls"] = {"Homepage": project["project.url"],
+                            "Documentation": project["project.docs.url"],
+                            "Source": project["scm.url"],
+                            "Issues": project["project.issues.url"],
+                            "Changelog": project["project.changelog.url"]}
 
 
 class ColsemJarHook(BuildHookInterface):

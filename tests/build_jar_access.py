@@ -1,4 +1,5 @@
-"""Gives tests the build script's helpers (python/build_jar.py is not part of the package)."""
+"""Gives tests the build scripts' helpers (python/build_jar.py and python/release.py are not part
+of the package)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import zipfile
 from pathlib import Path
 from typing import List
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+# Appended, not prepended: python/ also holds the colsem package's sources, and the tests must
+# import the installed package (tests/conftest.py checks under `make dist-check`).
+sys.path.append(str(Path(__file__).resolve().parent.parent / "python"))
 
 import build_jar  # noqa: E402
+import release  # noqa: E402,F401  (python/release.py: make dist, make dist-check)
 from golden import running_line  # noqa: E402,F401  (the tests' one definition)
 
 read_versions = build_jar.read_versions

@@ -3,10 +3,12 @@ warehouse, and a runner for the tests that need a fresh JVM (static confs, spark
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
+import sysconfig
 import textwrap
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional
@@ -17,6 +19,28 @@ from golden import running_line, version_property
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
+# Set by `make dist-check` (python/release.py), which runs the smoke suite in a fresh venv holding
+# the wheel from this dist folder: colsem must then be that installed package, never python/ here.
+DIST_DIR = os.environ.get("COLSEM_DIST_DIR")
+# tests/test_dist.py checks the artifacts in DIST_DIR, so only that run collects it.
+collect_ignore = [] if DIST_DIR else ["test_dist.py"]
+
+
+def installed_colsem() -> Path:
+    """The folder of the colsem package this interpreter imports, which must be its site-packages'
+    (not the tree's python/colsem)."""
+    spec = importlib.util.find_spec("colsem")
+    folder = Path(spec.origin).parent if spec and spec.origin else None
+    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    if folder is None or folder.resolve().parent != site:
+        raise pytest.UsageError(
+            f"COLSEM_DIST_DIR is set, so the tests run on the installed wheel, but colsem is "
+            f"{folder or 'not installed'} (this interpreter's site-packages: {site}).")
+    return folder
+
+
+if DIST_DIR:
+    installed_colsem()
 # spark-defaults.conf for every Spark JVM the tests start (JIT and GC flags only; see the file).
 SPARK_TEST_CONF_DIR = str(TESTS / "spark-conf")
 os.environ.setdefault("SPARK_CONF_DIR", SPARK_TEST_CONF_DIR)
