@@ -54,6 +54,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // A name that means a select-list alias only in a scope extraScopes leaves out: the same error,
+    // plus the setting that reads it there.
+    extensions.injectResolutionRule(session => new lca.ReportOutOfScopeLateralAliases(session))
     // Naming: a resolved SELECT list's named items become Spark's own Aliases with the dialect's names.
     extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)
     // Naming: under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
