@@ -92,8 +92,9 @@ def is_out_of_memory(answer: Dict[str, Any]) -> bool:
 class Worker(pipe.Worker):
     """One Spark JVM behind a pipe (fuzz/worker.py), its tables created at every start."""
 
-    def __init__(self, mode: str, workdir: Path, tables: Dict[str, str], golden: bool = False):
-        super().__init__("fuzz.worker", mode, workdir, {"op": "setup", "tables": tables},
+    def __init__(self, mode: str, workdir: Path, tables: Dict[str, str], golden: bool = False,
+                 conf: Optional[Dict[str, str]] = None):
+        super().__init__("fuzz.worker", mode, workdir, {"op": "setup", "tables": tables, "conf": conf or {}},
                          ["golden"] if golden else [], "-golden" if golden else "")
 
 
@@ -188,7 +189,11 @@ class Fuzzer:
         self.workdir = Path(args.workdir or tempfile.mkdtemp(prefix="colsem-fuzz-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.tables = {name: data.create_sql(name) for name in data.SCHEMAS}
-        self.colsem = Worker("colsem", self.workdir, self.tables)
+        self.scopes = set(args.lateral_scopes)
+        # Every colsem session reads aliases in the scopes asked for (a new session, set up with
+        # its first request, gets them with that request).
+        self.scopes_conf = {SCOPES_KEY: ",".join(s for s in SCOPES if s in self.scopes)}
+        self.colsem = Worker("colsem", self.workdir, self.tables, conf=self.scopes_conf)
         self.vanilla = Worker("vanilla", self.workdir, self.tables)
         self.recheck_worker: Optional[Worker] = None  # started on the first recheck
         self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in ORACLES}
@@ -199,7 +204,6 @@ class Fuzzer:
         self.queries = 0
         self.lateral = 0
         self.out_of_scope = 0
-        self.scopes = set(args.lateral_scopes)
         self.notes: List[str] = []
         self.dialects_active = False
 
@@ -233,9 +237,8 @@ class Fuzzer:
         sql = render(q)
         c = Case(index, q, sql, inlined_form(q) if lateral else None, lateral,
                  has_star(q), duck_compatible(q), out_of_scope)
-        # Every colsem session (created by its first request) reads aliases in the scopes asked for.
-        scopes = {SCOPES_KEY: ",".join(s for s in SCOPES if s in self.scopes)}
-        col: List[Tuple[str, dict]] = [("c", {"op": "run", "sql": sql, "conf": scopes})]
+        scopes = self.scopes_conf
+        col: List[Tuple[str, dict]] = [("c", {"op": "run", "sql": sql})]
         van: List[Tuple[str, dict]] = [("v", {"op": "run", "sql": sql})]
         if lateral:
             van.append(("vi", {"op": "run", "sql": c.isql}))
