@@ -610,7 +610,7 @@ def markdown(r: Dict[str, Any]) -> str:
              f"--seconds {r['seconds_limit']} --lateral-scopes '{r['lateral_scopes']}'\"`", "",
              "| | |", "|---|---|",
              f"| seed | {r['seed']} |", f"| queries | {r['queries']} ({r['lateral_queries']} with lateral aliases) |",
-             f"| {SCOPES_KEY} | `{r['lateral_scopes']}` ({r['out_of_scope_queries']} queries read an alias "
+             f"| {SCOPES_KEY} | {r['lateral_scopes'] or '(empty, the default)'} ({r['out_of_scope_queries']} queries read an alias "
              "in a scope it leaves out: vanilla's refusal expected) |",
              f"| seconds (after {r['setup_seconds']} s start-up) | {r['seconds']}"
              f"{' (stopped early by a signal)' if r.get('stopped_early') else ''} |",

@@ -15,7 +15,7 @@ from golden import INPUTS, SCOPES_KEY, condition, run_statement, scopes_in_effec
 LCA = "spark.colsem.lateralAlias.enabled"
 # Each query of the golden files with the extraScopes value the file sets before it (a query
 # appears once).
-SCOPES_OF = {q: scopes for name in ("lateral_alias", "peer_lateral_alias")
+SCOPES_OF = {q: scopes for name in ("lateral_alias", "peer_lateral_alias", "lateral_alias_design")
              for stmts in [statements((INPUTS / f"{name}.sql").read_text())]
              for q, scopes in zip(stmts, scopes_in_effect(stmts))}
 CASES = [q for q in SCOPES_OF if not q.upper().startswith(("SET", "RESET", "CREATE"))]
@@ -42,6 +42,13 @@ NATIVE_FAILS = {
         "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING",
     "SELECT s1 AS s9, s9 + 1 AS y, (SELECT count(*) FROM t2 WHERE t2.id = s9) AS m FROM t1 ORDER BY 1":
         "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+    # IoTDB's design cases (lateral_alias_design.sql)
+    "SELECT s1 AS x, row_number() OVER (ORDER BY x, s2) AS rn FROM table1 ORDER BY rn":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, avg(s2) OVER (PARTITION BY x) AS a FROM table1 ORDER BY x, a":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, x * 2 AS y, count(*) AS c FROM table1 GROUP BY x, y ORDER BY y":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
 }
 # Where colsem gives a name Spark cannot resolve a meaning, and Spark then refuses the query as it
 # refuses the query with the alias inlined by hand: (native's error, colsem's).
@@ -53,8 +60,11 @@ REFUSED_AS_INLINED = {
 
 @pytest.fixture()
 def session(spark):
+    """A session with the golden files' views (tx, table1)."""
     s = spark.newSession()
-    s.sql("CREATE TEMPORARY VIEW tx AS SELECT * FROM VALUES (1, 10), (2, 20) AS tx(s1, x)")
+    for query in SCOPES_OF:
+        if query.upper().startswith("CREATE"):
+            s.sql(query)
     return s
 
 
@@ -398,3 +408,4 @@ def test_what_vanilla_resolves_is_untouched_whatever_the_scopes(session, query, 
     ours, vanilla = session.sql(query), vanilla_session.sql(query)
     assert ours.schema.json() == vanilla.schema.json()
     assert [tuple(r) for r in ours.collect()] == [tuple(r) for r in vanilla.collect()]
+
