@@ -409,3 +409,10 @@ def test_what_vanilla_resolves_is_untouched_whatever_the_scopes(session, query, 
     assert ours.schema.json() == vanilla.schema.json()
     assert [tuple(r) for r in ours.collect()] == [tuple(r) for r in vanilla.collect()]
 
+
+def test_a_view_reads_its_text_with_the_scopes_it_was_created_with(session):
+    session.conf.set(SCOPES_KEY, "WHERE")
+    session.sql("CREATE OR REPLACE TEMPORARY VIEW above_one AS SELECT s1 AS x FROM t1 WHERE x > 1")
+    session.conf.unset(SCOPES_KEY)
+    assert sorted(r["x"] for r in session.sql("SELECT x FROM above_one").collect()) == [2, 3, 3]
+    assert "WHERE" in str(_refusal(session, WHERE_ALIAS))

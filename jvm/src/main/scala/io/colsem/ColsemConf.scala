@@ -32,6 +32,17 @@ final case class ColsemConfEntry[T](
     case raw => parse(raw.trim).getOrElse(default)
   }
 
+  /**
+   * Registers the key as a SQL conf (once per JVM). A view records the registered SQL confs set
+   * when it is created and reads its text back under them: a setting that changes what a query
+   * means is registered, so a view's text keeps the meaning it had at creation.
+   */
+  def registerForViews(): Unit = ColsemConfEntry.synchronized {
+    if (!SQLConf.get.isModifiable(key)) {
+      SQLConf.buildConf(key).doc(doc).version("colsem 0.1.0").stringConf.createWithDefault(defaultString)
+    }
+  }
+
   /** Fails with COLSEM_INVALID_CONF_VALUE when `conf` holds a value this key does not accept. */
   def validate(conf: SQLConf): Unit = conf.getConfString(key, null) match {
     case null =>

@@ -37,6 +37,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Rules on the unresolved plan, in this order (Spark 4's Hints batch; on 3.5, which has no
     // such injection point, applied to each parsed statement: see SparkShims).
     naming.NamingDialect.registerForViews()
+    // A view created with aliases read in WHERE or subqueries reads its text back with those scopes.
+    ColsemConf.LateralAliasExtraScopes.registerForViews()
     SparkShims.injectPreResolutionRules(extensions, Seq(
       // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support.
       _ => lca.MarkLateralAliasCandidates,

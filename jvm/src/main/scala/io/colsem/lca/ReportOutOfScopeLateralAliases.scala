@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
 import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, NamedExpression, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
+import org.apache.spark.sql.catalyst.trees.TreePattern.{PLAN_EXPRESSION, UNRESOLVED_ATTRIBUTE}
 
 import io.colsem.{ColsemConf, ColsemErrors, LateralAliasCandidate, LateralAliasScope}
 import io.colsem.shims.SparkShims
@@ -31,7 +31,7 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
         case Project(items, f: Filter) if where => checkWhere(items, f)
         case a: Aggregate if where && a.child.isInstanceOf[Filter] =>
           checkWhere(a.aggregateExpressions, a.child.asInstanceOf[Filter])
-        case p: Project if subqueries && p.child.resolved => checkSubqueries(p)
+        case p: Project if subqueries && p.child.resolved && p.containsPattern(PLAN_EXPRESSION) => checkSubqueries(p)
         case _ =>
       }
     }
