@@ -372,7 +372,10 @@ def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, pro
     assert position in str(ours) and position in str(vanilla)
     hint = HINTS[scope].format(scope)
     assert hint in str(ours)
-    assert str(ours).replace(hint + " ", "").split("SQLSTATE")[0] == str(vanilla).split("SQLSTATE")[0]
+    def text(e: AnalysisException) -> str:  # the message, without what follows it (line-specific)
+        return str(e).split(" SQLSTATE")[0].split(";")[0]
+
+    assert text(ours).replace(" " + hint, "") == text(vanilla)
 
 
 SUBQUERY_READ = "SELECT s1 AS x, (SELECT max(id) FROM t2 WHERE t2.id = x) AS y FROM t1"
