@@ -11,7 +11,7 @@ import contextvars
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .data import SCHEMAS, column_types
 
@@ -116,6 +116,10 @@ class LatRef(Node):
     name: str  # lower-case alias name
     show: str
     typ: str
+    # Where it reads the alias beyond a later item of its own SELECT list: "WHERE" (the list's own
+    # WHERE) or "SUBQUERY" (a subquery of a later item), the scopes of
+    # spark.colsem.lateralAlias.extraScopes; "" for the list itself.
+    scope: str = ""
 
 
 @dataclass
@@ -436,17 +440,28 @@ def explicit_names(q: Query) -> List[str]:
     return names
 
 
+def out_of_scope_reads(q: Query, scopes: Set[str]) -> List[str]:
+    """The scopes (WHERE, SUBQUERY) in which the query reads a select-list alias though `scopes`
+    (spark.colsem.lateralAlias.extraScopes) leaves them out: colsem must refuse it as vanilla does."""
+    return sorted({n.scope for n in walk(q) if isinstance(n, LatRef) and n.scope and n.scope not in scopes})
+
+
+def _alias_reads(n: object) -> List[LatRef]:
+    """The lateral alias references in `n`, not counting nested queries."""
+    if isinstance(n, LatRef):
+        return [n]
+    if isinstance(n, Query):
+        return []
+    if isinstance(n, Node):
+        return [r for v in vars(n).values() for r in _alias_reads(v)]
+    if isinstance(n, (list, tuple)):
+        return [r for v in n for r in _alias_reads(v)]
+    return []
+
+
 def _reads_alias(n: object) -> bool:
     """A lateral alias reference in `n`, not counting nested queries."""
-    if isinstance(n, LatRef):
-        return True
-    if isinstance(n, Query):
-        return False
-    if isinstance(n, Node):
-        return any(_reads_alias(v) for v in vars(n).values())
-    if isinstance(n, (list, tuple)):
-        return any(_reads_alias(v) for v in n)
-    return False
+    return bool(_alias_reads(n))
 
 
 def shapes(q: Query) -> List[str]:
@@ -908,6 +923,8 @@ class Generator:
             # Generated after the SELECT list, so WHERE may read its per-row aliases.
             lats = [l for l in ctx.lats if l.clean] if self.chance(0.5) else []
             c.where = self.expr(B, Ctx(scope, outer, lats, sub_depth=sub_depth), 2)
+            for ref in _alias_reads(c.where):
+                ref.scope = "WHERE"
         return c
 
     def aggregate_core(self, types, must_alias, ctx: Ctx, src, joins) -> Core:
@@ -1015,7 +1032,7 @@ class Generator:
             # An earlier alias of the SELECT list, read as an outer reference.
             l = self.pick(lats)
             return Bin(self.pick(["=", "=", "<", ">="]), self.col_node(self.pick(inner_i), scope, True),
-                       LatRef(l.name, self.spell(l.name), I))
+                       LatRef(l.name, self.spell(l.name), I, "SUBQUERY"))
         if outer_i and inner_i and self.chance(0.6):
             return Bin("=", self.col_node(self.pick(inner_i), scope, True),
                        self.col_node(self.pick(outer_i), ctx.scope, True))

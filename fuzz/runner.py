@@ -24,7 +24,7 @@ import pyspark
 
 from . import data
 from .query import (Core, Generator, Query, SetOp, duck_compatible, explicit_names,
-                    has_lateral, has_star, render, shapes, walk)
+                    has_lateral, has_star, out_of_scope_reads, render, shapes, walk)
 from .shrink import alias_all, shrink
 from .values import canon_row
 from sparkpipe import client as pipe
@@ -37,6 +37,8 @@ GOLDEN_OUTPUT = ROOT / "tests" / "sql" / "results" / "fuzz_regressions.sql.out"
 STAR_CONF = {"spark.colsem.star.exclude": "TAGGED,PATTERN",
              "spark.colsem.star.excludePattern": data.STAR_PATTERN}
 DIALECT_KEY = "spark.colsem.naming.dialect"
+SCOPES_KEY = "spark.colsem.lateralAlias.extraScopes"
+SCOPES = ("WHERE", "SUBQUERY")
 DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
 ORACLES = ["vanilla", "inline", "duckdb", "dialects", "star"]
 # The line the reference JVM runs (this venv's pyspark): see inlined_form.
@@ -90,8 +92,9 @@ def is_out_of_memory(answer: Dict[str, Any]) -> bool:
 class Worker(pipe.Worker):
     """One Spark JVM behind a pipe (fuzz/worker.py), its tables created at every start."""
 
-    def __init__(self, mode: str, workdir: Path, tables: Dict[str, str], golden: bool = False):
-        super().__init__("fuzz.worker", mode, workdir, {"op": "setup", "tables": tables},
+    def __init__(self, mode: str, workdir: Path, tables: Dict[str, str], golden: bool = False,
+                 conf: Optional[Dict[str, str]] = None):
+        super().__init__("fuzz.worker", mode, workdir, {"op": "setup", "tables": tables, "conf": conf or {}},
                          ["golden"] if golden else [], "-golden" if golden else "")
 
 
@@ -123,6 +126,8 @@ class Case:
     lateral: bool
     star: bool
     duck: bool
+    # Scopes in which it reads an alias that --lateral-scopes leaves out: colsem must refuse it.
+    out_of_scope: List[str] = field(default_factory=list)
     requests: Dict[str, List[Tuple[str, dict]]] = field(default_factory=dict)
 
 
@@ -184,7 +189,11 @@ class Fuzzer:
         self.workdir = Path(args.workdir or tempfile.mkdtemp(prefix="colsem-fuzz-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.tables = {name: data.create_sql(name) for name in data.SCHEMAS}
-        self.colsem = Worker("colsem", self.workdir, self.tables)
+        self.scopes = set(args.lateral_scopes)
+        # Every colsem session reads aliases in the scopes asked for (a new session, set up with
+        # its first request, gets them with that request).
+        self.scopes_conf = {SCOPES_KEY: ",".join(s for s in SCOPES if s in self.scopes)}
+        self.colsem = Worker("colsem", self.workdir, self.tables, conf=self.scopes_conf)
         self.vanilla = Worker("vanilla", self.workdir, self.tables)
         self.recheck_worker: Optional[Worker] = None  # started on the first recheck
         self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in ORACLES}
@@ -194,6 +203,7 @@ class Fuzzer:
         self.saved: List[Dict[str, Any]] = []
         self.queries = 0
         self.lateral = 0
+        self.out_of_scope = 0
         self.notes: List[str] = []
         self.dialects_active = False
 
@@ -222,21 +232,23 @@ class Fuzzer:
         return self.make_case(index, q)
 
     def make_case(self, index: int, q: Query) -> Case:
-        lateral = has_lateral(q)
+        out_of_scope = out_of_scope_reads(q, self.scopes)
+        lateral = has_lateral(q) and not out_of_scope
         sql = render(q)
         c = Case(index, q, sql, inlined_form(q) if lateral else None, lateral,
-                 has_star(q), duck_compatible(q))
+                 has_star(q), duck_compatible(q), out_of_scope)
+        scopes = self.scopes_conf
         col: List[Tuple[str, dict]] = [("c", {"op": "run", "sql": sql})]
         van: List[Tuple[str, dict]] = [("v", {"op": "run", "sql": sql})]
         if lateral:
             van.append(("vi", {"op": "run", "sql": c.isql}))
         if c.star or index % 8 == 0:
-            col.append(("cs", {"op": "run", "sql": sql, "session": "star", "conf": STAR_CONF}))
+            col.append(("cs", {"op": "run", "sql": sql, "session": "star", "conf": {**STAR_CONF, **scopes}}))
         if self.dialects_active:
             for d in DIALECTS:
                 for run in (1, 2):
                     col.append((f"d:{d}:{run}", {"op": "run", "sql": sql, "session": f"dialect-{d}-{run}",
-                                                 "conf": {DIALECT_KEY: d}, "collect": False}))
+                                                 "conf": {DIALECT_KEY: d, **scopes}, "collect": False}))
         c.requests = {"colsem": col, "vanilla": van}
         return c
 
@@ -310,7 +322,14 @@ class Fuzzer:
             else:
                 st["same_rows"] += 1
         elif "error" in c:
-            if c["error"]["class"] != v["error"]["class"] and not case.lateral:
+            if case.out_of_scope and c["error"]["class"] != v["error"]["class"]:
+                # Refused for the alias out of scope (the hint names the setting), where vanilla
+                # fails first on something else (its native lateral aliases, say).
+                if c["error"]["class"].startswith("UNRESOLVED_COLUMN") and SCOPES_KEY in c["error"]["message"]:
+                    st["out_of_scope_refused"] += 1
+                else:
+                    diff("vanilla", "out_of_scope_error", colsem=brief(c), vanilla=brief(v))
+            elif c["error"]["class"] != v["error"]["class"] and not case.lateral:
                 diff("vanilla", "error_class", colsem=brief(c), vanilla=brief(v))
             else:
                 st["same_error" if c["error"]["class"] == v["error"]["class"] else "lateral_other_error"] += 1
@@ -458,15 +477,16 @@ class Fuzzer:
         alias query), rendered by tests/golden.py."""
         header = ["-- Minimal queries the differential fuzzer (make fuzz) found failing; expected",
                   "-- output from vanilla Spark (for the inline oracle: the inlined form's rows).",
-                  "-- The tables are the fuzzer's (fuzz/data.py)."]
-        creates = [data.create_sql(t, properties=False) for t in data.SCHEMAS]
+                  "-- The tables are the fuzzer's (fuzz/data.py); aliases are read in WHERE and in",
+                  "-- subqueries too, as in the runs that found them."]
+        creates = [data.create_sql(t, properties=False) for t in data.SCHEMAS] + [f"SET {SCOPES_KEY}={','.join(SCOPES)}"]
         queries: List[Tuple[str, Optional[str]]] = []
         if GOLDEN_INPUT.exists():
             sys.path.insert(0, str(ROOT / "tests"))
             from golden import statements
 
             queries = [(stmt, None) for stmt in statements(GOLDEN_INPUT.read_text())
-                       if not stmt.upper().startswith("CREATE")]
+                       if not stmt.upper().startswith(("CREATE", "SET"))]
         if any(s == entry["sql"] for s, _ in queries):
             if not force:
                 return
@@ -497,7 +517,7 @@ class Fuzzer:
         sys.path.insert(0, str(ROOT / "tests"))
         from golden import statements
 
-        queries = [s for s in statements(GOLDEN_INPUT.read_text()) if not s.upper().startswith("CREATE")]
+        queries = [s for s in statements(GOLDEN_INPUT.read_text()) if not s.upper().startswith(("CREATE", "SET"))]
         last = queries.pop()
         inlined = self._inlined_map().get(last)
         self.save_regression({"sql": last, "inlined": inlined}, force=True)
@@ -539,6 +559,7 @@ class Fuzzer:
             for case, res in zip(cases, results):
                 self.queries += 1
                 self.lateral += case.lateral
+                self.out_of_scope += bool(case.out_of_scope)
                 diffs = self.evaluate(case, res)
                 if diffs:
                     self.handle(case, diffs)
@@ -566,7 +587,8 @@ class Fuzzer:
         report = {
             "seed": self.args.seed, "first": self.args.first, "count_requested": self.args.count,
             "seconds_limit": self.args.seconds, "stopped_early": self.stop_requested, "queries": self.queries,
-            "lateral_queries": self.lateral, "seconds": round(elapsed, 1),
+            "lateral_queries": self.lateral, "lateral_scopes": ",".join(s for s in SCOPES if s in self.scopes),
+            "out_of_scope_queries": self.out_of_scope, "seconds": round(elapsed, 1),
             "setup_seconds": round(setup_seconds, 1),
             "queries_per_second": round(self.queries / max(elapsed, 1e-9), 2),
             "oracles": {o: dict(sorted(self.stats[o].items())) for o in ORACLES},
@@ -585,9 +607,11 @@ class Fuzzer:
 def markdown(r: Dict[str, Any]) -> str:
     lines = ["# colsem differential fuzzer: latest run", "",
              f"`make fuzz FUZZ_ARGS=\"--seed {r['seed']} --count {r['count_requested']} "
-             f"--seconds {r['seconds_limit']}\"`", "",
+             f"--seconds {r['seconds_limit']} --lateral-scopes '{r['lateral_scopes']}'\"`", "",
              "| | |", "|---|---|",
              f"| seed | {r['seed']} |", f"| queries | {r['queries']} ({r['lateral_queries']} with lateral aliases) |",
+             f"| {SCOPES_KEY} | {r['lateral_scopes'] or '(empty, the default)'} ({r['out_of_scope_queries']} queries read an alias "
+             "in a scope it leaves out: vanilla's refusal expected) |",
              f"| seconds (after {r['setup_seconds']} s start-up) | {r['seconds']}"
              f"{' (stopped early by a signal)' if r.get('stopped_early') else ''} |",
              f"| queries/second | {r['queries_per_second']} |",
@@ -613,6 +637,14 @@ def markdown(r: Dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _scopes(value: str) -> List[str]:
+    names = [n.strip().upper() for n in value.split(",") if n.strip()]
+    bad = [n for n in names if n not in SCOPES]
+    if bad:
+        raise argparse.ArgumentTypeError(f"{', '.join(bad)}: not a scope (a comma list of {', '.join(SCOPES)})")
+    return names
+
+
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -621,6 +653,10 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=3600, help="stop after this long (at most)")
     p.add_argument("--first", type=int, default=0, help="index of the first query (replay)")
     p.add_argument("--batch", type=int, default=25, help="queries sent to the JVMs at once")
+    p.add_argument("--lateral-scopes", type=_scopes, default=[], metavar="LIST",
+                   help=f"{SCOPES_KEY} of the colsem sessions: a comma list of {', '.join(SCOPES)} "
+                        "(default empty, colsem's default); aliases read in a scope it leaves out "
+                        "must be refused as vanilla Spark refuses them")
     p.add_argument("--query-timeout", type=float, default=120)
     p.add_argument("--workdir", default=None, help="warehouses and JVM logs (default: a temp dir)")
     p.add_argument("--report-dir", default=str(RESULTS))

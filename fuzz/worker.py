@@ -59,6 +59,8 @@ def main() -> None:
         nonlocal golden_count
         op = req["op"]
         if op == "setup":
+            for key, value in (req.get("conf") or {}).items():
+                spark.conf.set(key, value)
             spark.sql("CREATE DATABASE IF NOT EXISTS fuzz")
             spark.sql("USE fuzz")
             locations = {}

@@ -63,6 +63,22 @@ def record_result(name: str, line: str, actual: str) -> None:
         override.write_text(actual)
 
 
+SCOPES_KEY = "spark.colsem.lateralAlias.extraScopes"
+_SCOPES_STATEMENT = re.compile(r"(SET|RESET)\s+" + re.escape(SCOPES_KEY) + r"\s*(?:=(.*))?$", re.I | re.S)
+
+
+def scopes_in_effect(stmts: List[str]) -> List[str]:
+    """Per statement, the value of spark.colsem.lateralAlias.extraScopes that the SET and RESET
+    statements before it (and itself) leave: "" (the default) until one sets it."""
+    out, scopes = [], ""
+    for sql in stmts:
+        m = _SCOPES_STATEMENT.match(sql)
+        if m:
+            scopes = (m.group(2) or "").strip() if m.group(1).upper() == "SET" else ""
+        out.append(scopes)
+    return out
+
+
 def statements(text: str) -> List[str]:
     """Split on ';' at the end of a line; drop whole-line '--' comments."""
     kept = [line for line in text.splitlines() if not line.strip().startswith("--")]

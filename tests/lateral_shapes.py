@@ -10,6 +10,9 @@ Whole-line comments before a statement annotate it:
     -- duckdb               DuckDB shares the syntax: its answer (or refusal) is recorded, and
                             where it answers, the rows must be colsem's
 
+`SET`/`RESET spark.colsem.lateralAlias.extraScopes` statements give the statements after them
+their scopes (ShapeStatement.scopes).
+
 The golden test runs the file as any other; these annotations are for
 tests/test_lateral_alias_shapes.py."""
 
@@ -20,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
 
-from golden import INPUTS
+from golden import INPUTS, scopes_in_effect
 
 SHAPES_FILE: Path = INPUTS / "lateral_alias_shapes.sql"
 
@@ -33,6 +36,7 @@ class ShapeStatement:
     duckdb: bool = False
     first_of_shape: bool = False
     setup: bool = False
+    scopes: str = ""  # spark.colsem.lateralAlias.extraScopes as the file sets it here
 
 
 @dataclass
@@ -66,10 +70,12 @@ def parse(text: str) -> List[ShapeStatement]:
         pending.lines.append(line)
         if re.search(r";[ \t]*$", line):
             sql = re.sub(r";[ \t]*$", "", "\n".join(pending.lines)).strip()
-            setup = sql.upper().startswith(("CREATE", "SET"))
+            setup = sql.upper().startswith(("CREATE", "SET", "RESET"))
             out.append(ShapeStatement(sql, None if setup else shape, pending.inlined, pending.duckdb,
                                       pending.new_shape and not setup, setup))
             pending = _Pending()
+    for stmt, scopes in zip(out, scopes_in_effect([s.sql for s in out])):
+        stmt.scopes = scopes
     return out
 
 

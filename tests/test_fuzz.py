@@ -15,7 +15,7 @@ from conftest import ROOT
 sys.path.insert(0, str(ROOT))
 
 from fuzz.query import (B, I, Bin, Col, Core, Generator, GroupAlias, GroupingSets, Item, LatRef, Lit,  # noqa: E402
-                        Query, ScalarSub, Agg, TableRef, has_lateral, render, shapes)
+                        Query, ScalarSub, Agg, TableRef, has_lateral, out_of_scope_reads, render, shapes)
 from fuzz.runner import main  # noqa: E402
 
 
@@ -69,17 +69,39 @@ def test_inlined_form_of_the_new_shapes():
         "SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 GROUP BY ROLLUP(a, (((7) + k)))")
 
 
-def test_short_seeded_run_has_no_differences(tmp_path: Path):
+def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names_the_scope():
+    k = Col(None, "k", I, "k", "t1")
+    sub = Query([], Core([Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)], TableRef("fb", "t2"), [],
+                         Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I, "SUBQUERY")), None, None))
+    q = Query([], Core([Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)], TableRef("fa", "t1"),
+                       [], Bin(">", LatRef("x", "x", I, "WHERE"), Lit("2", I)), None, None))
+    assert out_of_scope_reads(q, set()) == ["SUBQUERY", "WHERE"]
+    assert out_of_scope_reads(q, {"WHERE"}) == ["SUBQUERY"]
+    assert out_of_scope_reads(q, {"SUBQUERY", "WHERE"}) == []
+    # The generator marks where it reads an alias: seed 5 reads some in WHERE and in subqueries.
+    found = set()
+    for i in range(300):
+        found.update(out_of_scope_reads(Generator(5 * 1000003 + i).query(), set()))
+    assert found == {"SUBQUERY", "WHERE"}
+
+
+@pytest.mark.parametrize("scopes", ["", "WHERE,SUBQUERY"])
+def test_short_seeded_run_has_no_differences(tmp_path: Path, scopes: str):
     pytest.importorskip("duckdb")
     # Bounded by count (the time bound is only a guard): about 30 s on an idle machine.
     code = main(["--seed", "20261122", "--count", "60", "--seconds", "600", "--batch", "15",
-                 "--report-dir", str(tmp_path), "--workdir", str(tmp_path / "work"), "--no-shrink"])
+                 "--report-dir", str(tmp_path), "--workdir", str(tmp_path / "work"), "--no-shrink",
+                 "--lateral-scopes", scopes])
     report = json.loads((tmp_path / "latest.json").read_text())
     assert report["queries"] == 60, report
     assert report["all_differences"] == [] and code == 0
+    assert report["lateral_scopes"] == scopes
     assert report["oracles"]["vanilla"]["checked"] == report["queries"]
     assert report["oracles"]["vanilla"].get("same_rows", 0) > report["queries"] // 2
     assert report["oracles"]["inline"]["checked"] > 0
+    # By default the queries reading an alias in WHERE or a subquery are refused as vanilla
+    # refuses them; with both scopes on, none is out of scope.
+    assert (report["out_of_scope_queries"] > 0) == (scopes == "")
     assert (tmp_path / "latest.md").read_text().startswith("# colsem differential fuzzer")
 
 

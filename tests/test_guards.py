@@ -27,6 +27,7 @@ def test_status_of_the_shared_session(spark):
         "spark.colsem.singlePassResolver.policy": "warn",
         "spark.colsem.lateralAlias.enabled": "true",
         "spark.colsem.lateralAlias.maxDepth": "400",
+        "spark.colsem.lateralAlias.extraScopes": "",
         "spark.colsem.star.exclude": "",
         "spark.colsem.star.excludePattern": "",
         "spark.colsem.invariants": "off",

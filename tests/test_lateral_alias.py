@@ -10,12 +10,15 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
 
-from golden import INPUTS, condition, run_statement, statements
+from golden import INPUTS, SCOPES_KEY, condition, run_statement, scopes_in_effect, statements
 
 LCA = "spark.colsem.lateralAlias.enabled"
-CASES = [q for name in ("lateral_alias", "peer_lateral_alias")
-         for q in statements((INPUTS / f"{name}.sql").read_text())
-         if not q.upper().startswith(("SET", "CREATE"))]
+# Each query of the golden files with the extraScopes value the file sets before it (a query
+# appears once).
+SCOPES_OF = {q: scopes for name in ("lateral_alias", "peer_lateral_alias", "lateral_alias_design")
+             for stmts in [statements((INPUTS / f"{name}.sql").read_text())]
+             for q, scopes in zip(stmts, scopes_in_effect(stmts))}
+CASES = [q for q in SCOPES_OF if not q.upper().startswith(("SET", "RESET", "CREATE"))]
 # What Spark's native support refuses or breaks on, and colsem answers.
 NATIVE_FAILS = {
     "SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e": "INTERNAL_ERROR",
@@ -39,6 +42,13 @@ NATIVE_FAILS = {
         "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING",
     "SELECT s1 AS s9, s9 + 1 AS y, (SELECT count(*) FROM t2 WHERE t2.id = s9) AS m FROM t1 ORDER BY 1":
         "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+    # IoTDB's design cases (lateral_alias_design.sql)
+    "SELECT s1 AS x, row_number() OVER (ORDER BY x, s2) AS rn FROM table1 ORDER BY rn":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, avg(s2) OVER (PARTITION BY x) AS a FROM table1 ORDER BY x, a":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, x * 2 AS y, count(*) AS c FROM table1 GROUP BY x, y ORDER BY y":
+        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
 }
 # Where colsem gives a name Spark cannot resolve a meaning, and Spark then refuses the query as it
 # refuses the query with the alias inlined by hand: (native's error, colsem's).
@@ -50,8 +60,11 @@ REFUSED_AS_INLINED = {
 
 @pytest.fixture()
 def session(spark):
+    """A session with the golden files' views (tx, table1)."""
     s = spark.newSession()
-    s.sql("CREATE TEMPORARY VIEW tx AS SELECT * FROM VALUES (1, 10), (2, 20) AS tx(s1, x)")
+    for query in SCOPES_OF:
+        if query.upper().startswith("CREATE"):
+            s.sql(query)
     return s
 
 
@@ -62,6 +75,7 @@ def chain(n: int, source: str = "t1") -> str:
 
 @pytest.mark.parametrize("query", CASES)
 def test_same_as_native_wherever_native_accepts(session, query):
+    session.conf.set(SCOPES_KEY, SCOPES_OF[query])
     session.conf.set(LCA, "false")
     native = run_statement(session, query)
     session.conf.set(LCA, "true")
@@ -251,6 +265,7 @@ def test_dataframe_api(session):
 
 
 def test_where_alias_of_rand_filters_on_the_value_it_returns(session):
+    session.conf.set(SCOPES_KEY, "WHERE")
     # Drawn once per row below the Filter: the same values as a derived table filtered outside.
     rows = session.sql("SELECT rand(7) AS r, r AS r2 FROM range(200) WHERE r > 0.5").collect()
     assert 0 < len(rows) < 200
@@ -260,6 +275,7 @@ def test_where_alias_of_rand_filters_on_the_value_it_returns(session):
 
 
 def test_nondeterministic_python_udf_behind_a_where_alias_runs_once_per_row(session):
+    session.conf.set(SCOPES_KEY, "WHERE")
     # A deterministic UDF may run again above the Filter: Spark's optimizer pushes the Filter below
     # the alias's Project by substituting its expression, as for a derived table.
     calls = session.sparkContext.accumulator(0)
@@ -283,6 +299,7 @@ def test_nondeterministic_python_udf_behind_a_where_alias_runs_once_per_row(sess
      "COLSEM_WINDOW_ALIAS_IN_WHERE", "rk", "QUALIFY rk"),
 ])
 def test_where_alias_of_an_aggregate_or_window_says_why(session, query, error_class, name, advice):
+    session.conf.set(SCOPES_KEY, "WHERE")
     with pytest.raises(AnalysisException) as err:
         session.sql(query)
     assert condition(err.value) == error_class
@@ -300,6 +317,7 @@ def test_where_alias_of_an_aggregate_or_window_says_why(session, query, error_cl
     "SELECT s1 + 1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1",
 ])
 def test_where_and_subquery_aliases_follow_the_switch(session, query):
+    session.conf.set(SCOPES_KEY, "WHERE,SUBQUERY")
     assert session.sql(query).collect() is not None
     session.conf.set(LCA, "false")
     with pytest.raises(AnalysisException) as err:
@@ -315,3 +333,89 @@ def test_pipe_where_before_a_later_select_reads_no_alias(session):
         session.sql(query)
     assert condition(err.value).startswith("UNRESOLVED_COLUMN")
     assert session.sql("FROM t1 |> SELECT s1 + 1 AS x |> WHERE x > 3").count() == 2
+
+
+# IoTDB's design (colsem's default): no select alias in WHERE, none inside a subquery of the list.
+WHERE_ALIAS = "SELECT s1 AS x FROM t1 WHERE x > 1"
+SUBQUERY_ALIAS = "SELECT s1 AS x, (SELECT x FROM t2) AS y FROM t1"
+HINTS = {
+    "WHERE": "`x` is a select-list alias, but the WHERE does not read the aliases of its SELECT list unless "
+             "spark.colsem.lateralAlias.extraScopes includes WHERE (SET spark.colsem.lateralAlias.extraScopes={}).",
+    "SUBQUERY": "`x` is a select-list alias, but a subquery does not read the aliases of the SELECT list it is "
+                "in unless spark.colsem.lateralAlias.extraScopes includes SUBQUERY "
+                "(SET spark.colsem.lateralAlias.extraScopes={}).",
+}
+
+
+def _refusal(session, query: str) -> AnalysisException:
+    with pytest.raises(AnalysisException) as err:
+        session.sql(query)
+    return err.value
+
+
+@pytest.mark.parametrize("query, scope, proposal", [
+    (WHERE_ALIAS, "WHERE", "`s1`, `s2`, `s3`"),
+    (SUBQUERY_ALIAS, "SUBQUERY", "`id`, `name`, `tags`"),
+    ("SELECT s1 + 1 AS x, count(*) AS c FROM t1 WHERE x > 1 GROUP BY s1", "WHERE", "`s1`, `s2`, `s3`"),
+    ("SELECT s1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1", "SUBQUERY", "`id`, `name`, `tags`"),
+])
+def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, proposal):
+    vanilla_session = session.newSession()
+    vanilla_session.conf.set("spark.colsem.enabled", "false")
+    vanilla = _refusal(vanilla_session, query)
+    ours = _refusal(session, query)
+    assert condition(ours) == condition(vanilla) == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
+    assert ours.getSqlState() == vanilla.getSqlState() == "42703"
+    assert dict(ours.getMessageParameters()) == dict(vanilla.getMessageParameters()) == {
+        "objectName": "`x`", "proposal": proposal}
+    position = f"line 1 pos {query.index('x', query.index('AS x') + 4)}"
+    assert position in str(ours) and position in str(vanilla)
+    hint = HINTS[scope].format(scope)
+    assert hint in str(ours)
+    def text(e: AnalysisException) -> str:  # the message, without what follows it (line-specific)
+        return str(e).split(" SQLSTATE")[0].split(";")[0]
+
+    assert text(ours).replace(" " + hint, "") == text(vanilla)
+
+
+SUBQUERY_READ = "SELECT s1 AS x, (SELECT max(id) FROM t2 WHERE t2.id = x) AS y FROM t1"
+
+
+@pytest.mark.parametrize("scopes, answered, refused", [
+    ("WHERE", WHERE_ALIAS, SUBQUERY_READ),
+    ("SUBQUERY", SUBQUERY_READ, WHERE_ALIAS),
+])
+def test_each_scope_turns_on_on_its_own(session, scopes, answered, refused):
+    session.conf.set(SCOPES_KEY, scopes)
+    expected = {WHERE_ALIAS: [(2,), (3,), (3,)], SUBQUERY_READ: [(1, 1), (2, None), (3, 3), (3, 3)]}
+    assert sorted(tuple(r) for r in session.sql(answered).collect()) == expected[answered]
+    other = "SUBQUERY" if scopes == "WHERE" else "WHERE"
+    # The hint's SET keeps the scope already on.
+    assert HINTS[other].format("WHERE,SUBQUERY") in str(_refusal(session, refused))
+    session.conf.set(SCOPES_KEY, " subquery , Where ")
+    assert sorted(tuple(r) for r in session.sql(refused).collect()) == expected[refused]
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT s3 AS s1 FROM t1 WHERE s1 > 1 ORDER BY 1",  # a real column named like the alias
+    "SELECT s1 AS id, (SELECT max(name) FROM t2 WHERE t2.id = s1) AS m FROM t1 ORDER BY 1",  # outer reference
+    "SELECT s1 AS x, (SELECT count(*) FROM t2 WHERE t2.id = t1.s1) AS c FROM t1 ORDER BY 1",
+    "SELECT avg(s1) AS a FROM t1 HAVING a > 1",  # HAVING and ORDER BY: Spark's own
+    "SELECT s1 AS x, s1 + 1 AS y FROM t1 ORDER BY y DESC",
+])
+@pytest.mark.parametrize("scopes", ["", "WHERE", "SUBQUERY", "WHERE,SUBQUERY"])
+def test_what_vanilla_resolves_is_untouched_whatever_the_scopes(session, query, scopes):
+    vanilla_session = session.newSession()
+    vanilla_session.conf.set("spark.colsem.enabled", "false")
+    session.conf.set(SCOPES_KEY, scopes)
+    ours, vanilla = session.sql(query), vanilla_session.sql(query)
+    assert ours.schema.json() == vanilla.schema.json()
+    assert [tuple(r) for r in ours.collect()] == [tuple(r) for r in vanilla.collect()]
+
+
+def test_a_view_reads_its_text_with_the_scopes_it_was_created_with(session):
+    session.conf.set(SCOPES_KEY, "WHERE")
+    session.sql("CREATE OR REPLACE TEMPORARY VIEW above_one AS SELECT s1 AS x FROM t1 WHERE x > 1")
+    session.conf.unset(SCOPES_KEY)
+    assert sorted(r["x"] for r in session.sql("SELECT x FROM above_one").collect()) == [2, 3, 3]
+    assert "WHERE" in str(_refusal(session, WHERE_ALIAS))

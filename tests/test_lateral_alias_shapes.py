@@ -11,10 +11,11 @@ import pytest
 
 from conftest import ROOT
 from docs_sections import check_generated_section
-from golden import format_value, is_ordered, run_statement
+from golden import SCOPES_KEY, format_value, is_ordered, run_statement
 from lateral_shapes import ShapeStatement, shape_statements
 
 LCA = "spark.colsem.lateralAlias.enabled"
+WIDE = "WHERE,SUBQUERY"  # the docs table's second colsem column
 STATEMENTS = shape_statements()
 QUERIES = [s for s in STATEMENTS if not s.setup]
 DOCS = ROOT / "docs" / "lateral-aliases.md"
@@ -39,16 +40,23 @@ def outcomes(spark) -> Dict[str, Dict[str, Any]]:
     session = spark.newSession()
     con = duckdb.connect()
     for s in STATEMENTS:
-        if s.setup:
+        if s.setup and SCOPES_KEY not in s.sql:
             run = run_statement(session, s.sql)
             assert "error" not in run, (s.sql, run)
             con.execute(s.sql)
     out: Dict[str, Dict[str, Any]] = {}
     for s in QUERIES:
         session.conf.set(LCA, "true")
-        entry: Dict[str, Any] = {"colsem": run_statement(session, s.sql)}
+        # colsem with the file's scopes, and with each value the docs table shows
+        by_scopes = {}
+        for scopes in dict.fromkeys([s.scopes, "", WIDE]):
+            session.conf.set(SCOPES_KEY, scopes)
+            by_scopes[scopes] = run_statement(session, s.sql)
+        session.conf.set(SCOPES_KEY, s.scopes)
+        entry: Dict[str, Any] = {"colsem": by_scopes[s.scopes], "default": by_scopes[""], "wide": by_scopes[WIDE]}
         if "error" not in entry["colsem"]:
             entry["names"] = session.sql(s.sql).columns
+        session.conf.set(SCOPES_KEY, "")
         session.conf.set(LCA, "false")
         entry["native"] = run_statement(session, s.sql)
         if s.inlined:
@@ -95,23 +103,47 @@ def test_duckdb_gives_the_same_rows_where_it_answers(outcomes, stmt):
     assert duck["names"] == entry["names"]
 
 
+SCOPED = [s for s in QUERIES if s.scopes]
+
+
+@pytest.mark.parametrize("stmt", SCOPED, ids=_ids(SCOPED))
+def test_by_default_the_scoped_shapes_answer_as_natively(outcomes, stmt):
+    """The WHERE and subquery shapes, without extraScopes: what Spark's native support does
+    (select aliases in the list only), the WHERE and subquery aliases refused as vanilla refuses
+    them."""
+    entry = outcomes[stmt.sql]
+    assert entry["default"] == entry["native"]
+
+
+def test_the_default_refuses_the_designs_non_goals(outcomes):
+    for sql in ("SELECT k AS x FROM lt WHERE x > 1", "SELECT k AS x, (SELECT x FROM lt2) AS y FROM lt"):
+        entry = outcomes[sql]
+        assert entry["default"] == entry["native"] == {
+            "error": "UNRESOLVED_COLUMN.WITH_SUGGESTION", "sqlState": "42703",
+            "parameters": {"objectName": "`x`", "proposal": "`k`, `v`"}}
+
+
 def _outcome(result: Dict[str, Any]) -> str:
     return f"refused (`{result['error']}`)" if "error" in result else "answers"
 
 
 def shapes_table(outcomes: Dict[str, Dict[str, Any]]) -> str:
-    rows = ["| shape | example | Spark native | DuckDB | colsem |", "|---|---|---|---|---|"]
+    rows = [f"| shape | example | Spark native | DuckDB | colsem (default) | colsem (extraScopes={WIDE}) |",
+            "|---|---|---|---|---|---|"]
     for s in QUERIES:
         if not s.first_of_shape:
             continue
         entry = outcomes[s.sql]
         duck = entry.get("duckdb")
         duck_cell = "not the same syntax" if duck is None else ("refuses" if "error" in duck else "answers")
-        colsem = _outcome(entry["colsem"])
-        if s.inlined and "error" not in entry["colsem"]:
-            colsem = "answers, as the hand-inlined query"
+        cells = []
+        for key, scopes in (("default", ""), ("wide", WIDE)):
+            cell = _outcome(entry[key])
+            if s.inlined and scopes == s.scopes and "error" not in entry[key]:
+                cell = "answers, as the hand-inlined query"
+            cells.append(cell)
         example = " ".join(s.sql.split()).replace("|", "\\|")
-        rows.append(f"| {s.shape} | `{example}` | {_outcome(entry['native'])} | {duck_cell} | {colsem} |")
+        rows.append(f"| {s.shape} | `{example}` | {_outcome(entry['native'])} | {duck_cell} | {' | '.join(cells)} |")
     return "\n".join(rows)
 
 

@@ -1,6 +1,7 @@
 -- Minimal queries the differential fuzzer (make fuzz) found failing; expected
 -- output from vanilla Spark (for the inline oracle: the inlined form's rows).
--- The tables are the fuzzer's (fuzz/data.py).
+-- The tables are the fuzzer's (fuzz/data.py); aliases are read in WHERE and in
+-- subqueries too, as in the runs that found them.
 CREATE TABLE fa USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) AS k, CAST(c2 AS INT) AS x, CAST(c3 AS STRING) AS s, CAST(c4 AS DOUBLE) AS d, CAST(c5 AS DATE) AS dt, CAST(c6 AS ARRAY<INT>) AS arr, CAST(c7 AS STRUCT<a: INT, b: STRING>) AS st, CAST(c8 AS INT) AS _ingest FROM VALUES
   (1, 1, 10, 'a', 1.5, DATE '2024-01-01', array(1, 2), named_struct('a', 1, 'b', 'p'), 100),
   (2, 2, NULL, 'b', NULL, DATE '2024-02-29', array(), named_struct('a', 2, 'b', NULL), 101),
@@ -30,6 +31,8 @@ CREATE TABLE fc USING parquet AS SELECT CAST(c0 AS INT) AS id, CAST(c1 AS INT) A
   (5, 3, 2, 'zz', DATE '2024-01-01'),
   (6, 0, -5, 'y', DATE '2023-12-31')
   AS v(c0, c1, c2, c3, c4);
+
+SET spark.colsem.lateralAlias.extraScopes=WHERE,SUBQUERY;
 
 SELECT true AS a2, (d + CASE WHEN a2 THEN 1 ELSE 1 END), * FROM fa AS t1;
 

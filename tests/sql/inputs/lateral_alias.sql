@@ -20,11 +20,16 @@ SELECT s1 AS x, s3 AS x, x + 1 FROM t1;
 SELECT s1 AS x, s1 * 2 AS x, x AS y FROM tx ORDER BY 1, 2;
 -- Inside a subquery its own columns come first: tx has x, so max(x) is tx's.
 SELECT s1 AS x, (SELECT max(x) FROM tx) AS m FROM t1 ORDER BY 1;
--- A name the subquery lacks is the earlier alias, as an outer reference (computed once, below the
--- list): Spark refuses max(outer s1) as it refuses `(SELECT max(t1.s1) FROM t2)`.
+-- By default (IoTDB's design) an alias does not enter a subquery: vanilla's UNRESOLVED_COLUMN,
+-- plus a hint naming the setting.
+SELECT s1 AS s9, (SELECT count(*) FROM t2 WHERE t2.id = s9) AS m FROM t1 ORDER BY 1;
+SET spark.colsem.lateralAlias.extraScopes=SUBQUERY;
+-- With SUBQUERY, a name the subquery lacks is the earlier alias, as an outer reference (computed
+-- once, below the list): Spark refuses max(outer s1) as it refuses `(SELECT max(t1.s1) FROM t2)`.
 SELECT s1 AS s9, s9 + 1 AS y, (SELECT max(s9) FROM t2) AS m FROM t1;
 -- In a correlated predicate it is answered.
 SELECT s1 AS s9, s9 + 1 AS y, (SELECT count(*) FROM t2 WHERE t2.id = s9) AS m FROM t1 ORDER BY 1;
+RESET spark.colsem.lateralAlias.extraScopes;
 -- A bare alias as an item, and case-insensitive names.
 SELECT s2 AS name, NAME FROM t1 ORDER BY 1;
 -- Unaliased items are named exactly as Spark's native support names them.

@@ -126,7 +126,9 @@ SELECT region, sum(amount) + rand(7) AS total, rank() OVER (ORDER BY total) AS r
 -- inlined: SELECT region, sum(amount) AS amount, rank() OVER (ORDER BY max(amount)) AS r FROM sales GROUP BY region ORDER BY region
 SELECT region, sum(amount) AS amount, rank() OVER (ORDER BY max(amount)) AS r FROM sales GROUP BY region ORDER BY region;
 
--- (WHERE and subquery shapes)
+-- (WHERE and subquery shapes: only with spark.colsem.lateralAlias.extraScopes naming them; by
+-- default, IoTDB's design, these answer as vanilla Spark does, refusing the aliases)
+SET spark.colsem.lateralAlias.extraScopes=WHERE,SUBQUERY;
 -- shape: alias in a correlated scalar subquery
 -- inlined: SELECT k + 1 AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < (lt.k + 1)) AS m FROM lt ORDER BY x, m
 -- duckdb
@@ -218,3 +220,10 @@ SELECT k, row_number() OVER (ORDER BY v) AS rn FROM lt WHERE rn = 1;
 SELECT y + 1 AS x, k AS y FROM lt WHERE x > 1;
 -- Two items with the alias: Spark's ambiguity error, as in the list (DuckDB takes the first).
 SELECT k AS x, v AS x FROM lt WHERE x > 1;
+
+-- The design's non-goals, colsem's default: WHERE resolves through the FROM input only, and
+-- aliases do not enter subquery scopes (vanilla's UNRESOLVED_COLUMN, plus a hint naming the setting).
+RESET spark.colsem.lateralAlias.extraScopes;
+-- shape: WHERE or subquery alias with the default scopes
+SELECT k AS x FROM lt WHERE x > 1;
+SELECT k AS x, (SELECT x FROM lt2) AS y FROM lt;

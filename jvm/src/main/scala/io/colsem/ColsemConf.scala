@@ -32,11 +32,35 @@ final case class ColsemConfEntry[T](
     case raw => parse(raw.trim).getOrElse(default)
   }
 
+  /**
+   * Registers the key as a SQL conf (once per JVM). A view records the registered SQL confs set
+   * when it is created and reads its text back under them: a setting that changes what a query
+   * means is registered, so a view's text keeps the meaning it had at creation.
+   */
+  def registerForViews(): Unit = ColsemConfEntry.synchronized {
+    if (!SQLConf.get.isModifiable(key)) {
+      SQLConf.buildConf(key).doc(doc).version("colsem 0.1.0").stringConf.createWithDefault(defaultString)
+    }
+  }
+
   /** Fails with COLSEM_INVALID_CONF_VALUE when `conf` holds a value this key does not accept. */
   def validate(conf: SQLConf): Unit = conf.getConfString(key, null) match {
     case null =>
     case raw => if (parse(raw.trim).isEmpty) throw ColsemErrors.invalidConfValue(key, raw, allowedValues, defaultString)
   }
+}
+
+/** A scope beyond its own SELECT list where a select-list alias may be read
+ *  (`spark.colsem.lateralAlias.extraScopes`). */
+sealed abstract class LateralAliasScope(val name: String)
+
+object LateralAliasScope {
+  /** The WHERE of the same SELECT. */
+  case object Where extends LateralAliasScope("WHERE")
+  /** Subqueries (scalar, EXISTS, IN) of later items of the list. */
+  case object Subquery extends LateralAliasScope("SUBQUERY")
+
+  val all: Seq[LateralAliasScope] = Seq(Where, Subquery)
 }
 
 /** Every `spark.colsem.*` key, with its doc and default. Nothing else defines a key. */
@@ -70,8 +94,17 @@ object ColsemConf {
       "so deeper lists fail with COLSEM_LATERAL_ALIAS_TOO_DEEP instead. Raise it only with a " +
       "larger thread stack (-Xss).")
 
+  val LateralAliasExtraScopes: ColsemConfEntry[Seq[LateralAliasScope]] = namedList(
+    "spark.colsem.lateralAlias.extraScopes", LateralAliasScope.all, (s: LateralAliasScope) => s.name,
+    "Where else than in later items of their own SELECT list select-list aliases may be read, as a " +
+      "comma list (empty: nowhere else, as IoTDB's lateral column alias design says; HAVING and " +
+      "ORDER BY read them as in vanilla Spark either way). WHERE: the WHERE of the same SELECT " +
+      "(`SELECT s1 AS x FROM t WHERE x > 1`). SUBQUERY: subqueries of later items of the list " +
+      "(`SELECT s1 AS x, (SELECT max(v) FROM u WHERE u.k < x) FROM t`). A name any column in " +
+      "scope resolves keeps Spark's meaning either way.")
+
   val StarExclude: ColsemConfEntry[Seq[String]] = namedList(
-    "spark.colsem.star.exclude", Seq("TAGGED", "PATTERN"),
+    "spark.colsem.star.exclude", Seq("TAGGED", "PATTERN"), (s: String) => s,
     "Which columns `*` and `t.*` leave out, as a comma list of strategies (empty: every column, " +
       "as vanilla Spark). TAGGED: columns named by the table or view property " +
       "colsem.hidden_columns, or whose field metadata has colsem.hidden = true. PATTERN: columns " +
@@ -105,7 +138,7 @@ object ColsemConf {
 
   /** In the order `colsem_status()` and the docs list them. */
   val all: Seq[ColsemConfEntry[_]] = Seq(Enabled, SinglePassResolverPolicy, LateralAliasEnabled,
-    LateralAliasMaxDepth, StarExclude, StarExcludePattern, NamingDialect, Invariants)
+    LateralAliasMaxDepth, LateralAliasExtraScopes, StarExclude, StarExcludePattern, NamingDialect, Invariants)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap
@@ -127,16 +160,19 @@ object ColsemConf {
     ColsemConfEntry[Int](key, default, doc, Seq(s"an integer from 1 to $max"),
       raw => Try(raw.toInt).toOption.filter(v => v >= 1 && v <= max), _.toString)
 
-  /** A comma list of names from `values` (any case), kept upper-case and without repeats. */
-  private def namedList(
-      key: String, values: Seq[String], doc: String): ColsemConfEntry[Seq[String]] =
-    ColsemConfEntry[Seq[String]](key, Seq.empty, doc,
-      Seq(s"a comma-separated list of ${values.mkString(", ")} (or empty)"),
+  /** A comma list of the `values` named (upper-case names, any case in the list, spaces allowed),
+   *  without repeats, in the order written; empty by default. */
+  private def namedList[T](
+      key: String, values: Seq[T], nameOf: T => String, doc: String): ColsemConfEntry[Seq[T]] = {
+    val byName = values.map(v => nameOf(v) -> v).toMap
+    ColsemConfEntry[Seq[T]](key, Seq.empty, doc,
+      Seq(s"a comma-separated list of ${values.map(nameOf).mkString(", ")} (or empty)"),
       raw => {
         val names = raw.split(",").map(_.trim).filter(_.nonEmpty).map(_.toUpperCase(Locale.ROOT))
-        if (names.forall(values.contains)) Some(names.distinct.toSeq) else None
+        if (names.forall(byName.contains)) Some(names.distinct.toSeq.map(byName)) else None
       },
-      _.mkString(","))
+      _.map(nameOf).mkString(","))
+  }
 
   /** A regular expression that compiles; empty means none. */
   private def regex(key: String, doc: String): ColsemConfEntry[String] =

@@ -59,6 +59,25 @@ object ColsemErrors {
       "items after the one that defines it.", Map("laterAlias" -> position(definition)), reference)
   }
 
+  /**
+   * Spark's own unresolved-column error for a name that means a select-list alias only in a
+   * scope (`scope`: WHERE or SUBQUERY) the setting `key` leaves out, with a hint saying how to
+   * read it there (`value`: the setting with that scope added); class, SQLSTATE and parameters
+   * stay Spark's.
+   */
+  def lateralAliasOutOfScope(
+      unresolved: AnalysisException,
+      name: String,
+      scope: String,
+      key: String,
+      value: String,
+      reference: Origin): AnalysisException = {
+    val where = if (scope == "WHERE") "the WHERE does not read the aliases of its SELECT list"
+                else "a subquery does not read the aliases of the SELECT list it is in"
+    withHint(unresolved, s"`$name` is a select-list alias, but $where unless $key includes $scope " +
+      s"(SET $key=$value).", Map.empty, reference)
+  }
+
   /** One of Spark's own errors with colsem's hint appended to its message: the class, SQLSTATE
    *  and Spark's parameters stay as they are (colsem adds parameters, never a class). */
   private def withHint(

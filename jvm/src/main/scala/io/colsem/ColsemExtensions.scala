@@ -37,6 +37,8 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Rules on the unresolved plan, in this order (Spark 4's Hints batch; on 3.5, which has no
     // such injection point, applied to each parsed statement: see SparkShims).
     naming.NamingDialect.registerForViews()
+    // A view created with aliases read in WHERE or subqueries reads its text back with those scopes.
+    ColsemConf.LateralAliasExtraScopes.registerForViews()
     SparkShims.injectPreResolutionRules(extensions, Seq(
       // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support.
       _ => lca.MarkLateralAliasCandidates,
@@ -54,6 +56,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
     extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // A name that means a select-list alias only in a scope extraScopes leaves out: the same error,
+    // plus the setting that reads it there.
+    extensions.injectResolutionRule(session => new lca.ReportOutOfScopeLateralAliases(session))
     // Naming: a resolved SELECT list's named items become Spark's own Aliases with the dialect's names.
     extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)
     // Naming: under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.

@@ -50,6 +50,20 @@ class ColsemConfSuite extends AnyFunSuite {
       Seq("TAGGED", "PATTERN"))
   }
 
+  test("extraScopes: a comma list of scopes, empty by default, a bad entry refused") {
+    import LateralAliasScope.{Subquery, Where}
+    val key = ColsemConf.LateralAliasExtraScopes.key
+    assert(ColsemConf.LateralAliasExtraScopes.readFrom(new SQLConf) === Seq())
+    assert(ColsemConf.LateralAliasExtraScopes.readFrom(confWith(key -> " subquery , Where,WHERE ")) ===
+      Seq(Subquery, Where))
+    assert(ColsemConf.LateralAliasExtraScopes.readFrom(confWith(key -> "")) === Seq())
+    val bad = confWith(key -> "WHERE,HAVING")
+    assert(ColsemConf.LateralAliasExtraScopes.readFrom(bad) === Seq())
+    val e = intercept[AnalysisException](ColsemConf.LateralAliasExtraScopes.validate(bad))
+    assert(e.getMessageParameters.get("confValue") === "WHERE,HAVING")
+    assert(e.getMessageParameters.get("allowedValues") === "a comma-separated list of WHERE, SUBQUERY (or empty)")
+  }
+
   private def roundTrips[T](entry: ColsemConfEntry[T]): Boolean =
     entry.parse(entry.defaultString).contains(entry.default)
 

@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LAMBDA_FUNCTION, LAMBDA_VARIABLE, UNRESOLVED_ATTRIBUTE}
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, LateralAliasCandidate, UserQueries}
+import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
 
 /**
  * Hints-batch rule (before Resolution): in each SELECT list, wraps every name whose first part is
@@ -78,6 +78,9 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
 object LateralAliasConf {
   def enabled(conf: SQLConf): Boolean =
     ColsemConf.isEnabled(conf) && ColsemConf.LateralAliasEnabled.readFrom(conf)
+
+  /** Where else than in their own SELECT list select-list aliases are read. */
+  def extraScopes(conf: SQLConf): Seq[LateralAliasScope] = ColsemConf.LateralAliasExtraScopes.readFrom(conf)
 
   /** How names compare: as the session's case sensitivity says. */
   def nameKey(conf: SQLConf): String => String =

@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, UserQueries}
+import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, LateralAliasScope, UserQueries}
 
 /**
  * Resolution rule (last in each Resolution iteration): resolves the [[LateralAliasCandidate]]s of a
@@ -38,22 +38,25 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
     val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     val aggregateList = new AggregateListRewrite(session, conf, nativeDepth)
-    // Names outside a SELECT list (WHERE, subqueries) that may mean its aliases; never marked as
-    // candidates, so without the feature nothing finds them.
+    // Names outside a SELECT list (WHERE, subqueries) that may mean its aliases: never marked as
+    // candidates, so only the scopes the setting names look for them.
     lazy val enabled = LateralAliasConf.enabled(conf) && !UserQueries.changesConf(plan)
+    lazy val scopes = LateralAliasConf.extraScopes(conf)
+    lazy val inWhere = enabled && scopes.contains(LateralAliasScope.Where)
+    lazy val inSubqueries = enabled && scopes.contains(LateralAliasScope.Subquery)
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
       // A WHERE naming an alias of the list above it (WhereAliases). A star cannot expand before
       // the WHERE resolves, and then would expand over the aliases computed below the Filter: the
       // Filter gets their expressions, as below an aggregate list.
-      case p @ Project(projectList, f: Filter) if enabled && whereUses(projectList, f).nonEmpty =>
+      case p @ Project(projectList, f: Filter) if inWhere && whereUses(projectList, f).nonEmpty =>
         if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _)) ||
             WhereAliases.lacksMore(f.condition, whereUses(projectList, f))) {
           inlineWhereAliases(p, projectList, f)
         } else {
-          rewriteProject(p, Some(f)).getOrElse(p)
+          rewriteProject(p, Some(f), inSubqueries).getOrElse(p)
         }
-      case a: Aggregate if enabled && whereBelow(a).exists(whereUses(a.aggregateExpressions, _).nonEmpty) =>
+      case a: Aggregate if inWhere && whereBelow(a).exists(whereUses(a.aggregateExpressions, _).nonEmpty) =>
         inlineWhereAliases(a, a.aggregateExpressions, whereBelow(a).get)
       // A star still unexpanded here would expand over the aliases computed below the list
       // (`SELECT true AS a, a AND b, * FROM t` would list `a` twice; a ColumnHidingStar always
@@ -61,11 +64,11 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case p: Project if hasStar(p.projectList) => p
       case a: Aggregate if hasStar(a.aggregateExpressions) => a
       // A subquery of the list naming an earlier alias (SubqueryAliases).
-      case p @ Project(projectList, child) if enabled && child.resolved &&
+      case p @ Project(projectList, child) if inSubqueries && child.resolved &&
           !projectList.exists(hasAggregateCall(session, _)) &&
           projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
           subqueryUses(projectList, child).nonEmpty =>
-        rewriteProject(p, None).getOrElse(unmark(p))
+        rewriteProject(p, None, inSubqueries = true).getOrElse(unmark(p))
       // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
       // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
       // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
@@ -74,7 +77,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           projectList.exists(hasAggregateCall(session, _)) =>
         aggregateList(Aggregate(Nil, projectList, child), underHaving = false).getOrElse(unmark(p))
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
-        rewriteProject(p, None).getOrElse(unmark(p))
+        rewriteProject(p, None, inSubqueries).getOrElse(unmark(p))
       case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
         aggregateList(a, underHaving = havingInputs.exists(_ eq a)).getOrElse(unmark(a))
       case other if other.childrenResolved && other.expressions.exists(hasCandidate) =>
@@ -117,11 +120,12 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
   /** A SELECT list: the aliases its items use computed below it, the list on top reading them;
    *  None when a level does not resolve on its own (the native path then gets the plain names).
    *  where: the unresolved WHERE below the list, whose aliases are computed below it (and its
-   *  condition reads them there), the other used aliases above it. */
-  private def rewriteProject(p: Project, where: Option[Filter]): Option[LogicalPlan] = {
+   *  condition reads them there), the other used aliases above it. inSubqueries: whether the
+   *  list's subqueries may read its aliases (`extraScopes` has SUBQUERY). */
+  private def rewriteProject(p: Project, where: Option[Filter], inSubqueries: Boolean): Option[LogicalPlan] = {
     val input = where.fold(p.child)(_.child)
     val binding = LateralAliasBinding(session, conf.resolver, p.projectList.toIndexedSeq, input,
-      subqueryUses(p.projectList, input))
+      if (inSubqueries) subqueryUses(p.projectList, input) else Map.empty)
     val wanted = binding.used
     val materialization = new AliasMaterialization(session, conf.resolver)
     val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)

@@ -34,15 +34,23 @@ private[lca] object SubqueryAliases {
       input: LogicalPlan): Map[Int, Uses] =
     items.indices.flatMap { i =>
       val found = subqueriesOf(items(i)).flatMap(s => unresolvedNames(s.plan)).flatMap { case (u, scopes) =>
-        LateralAliasBinding.aliasesNamed(resolver, items, u.nameParts.head, i) match {
+        meanings(session, resolver, items, i, u, scopes :+ input) match {
           case Seq() => None
-          case _ if !UnresolvableNames(session, resolver, u, scopes :+ input) => None
           case Seq(j) => Some(u -> j)
           case many => throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
         }
       }.toMap
       if (found.isEmpty) None else Some(i -> found)
     }.toMap
+
+  /** The earlier items (before item `i`) whose alias the name `u` of one of item `i`'s subqueries
+   *  may mean: none when vanilla Spark gives it a meaning in `scopes` (the plans it reads, the
+   *  list's input last) or outside. */
+  def meanings(session: SparkSession, resolver: Resolver, items: IndexedSeq[NamedExpression], i: Int,
+      u: UnresolvedAttribute, scopes: Seq[LogicalPlan]): Seq[Int] = {
+    val named = LateralAliasBinding.aliasesNamed(resolver, items, u.nameParts.head, i)
+    if (named.isEmpty || !UnresolvableNames(session, resolver, u, scopes)) Nil else named
+  }
 
   /** Whether `e` has a subquery whose plan Spark has analyzed and left unresolved. */
   def hasUnresolvedSubquery(e: Expression): Boolean = subqueriesOf(e).nonEmpty
@@ -68,7 +76,7 @@ private[lca] object SubqueryAliases {
                       else rewritePlan((u, column) => UnresolvedAttribute(column.name +: u.nameParts.tail)))
     }
 
-  private def isListSubquery(s: SubqueryExpression): Boolean = s match {
+  def isListSubquery(s: SubqueryExpression): Boolean = s match {
     case _: ScalarSubquery | _: Exists | _: ListQuery => true
     case _ => false
   }

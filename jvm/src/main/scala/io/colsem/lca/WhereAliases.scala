@@ -36,14 +36,21 @@ private[lca] object WhereAliases {
       filter: Filter): Map[UnresolvedAttribute, Int] =
     if (filter.condition.resolved || !filter.child.resolved) Map.empty
     else filter.condition.collect { case u: UnresolvedAttribute => u }.distinct.flatMap { u =>
-      val named = LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size)
-      named.filter(j => follows(u.origin, items(j).origin)) match {
+      meanings(session, resolver, items, filter, u) match {
         case Seq() => None
-        case _ if !UnresolvableNames(session, resolver, u, Seq(filter.child)) => None
         case Seq(j) => Some(u -> j)
         case many => throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
       }
     }.toMap
+
+  /** The items of `items` whose alias the name `u` of `filter`'s condition may mean: none when
+   *  vanilla Spark gives it a meaning. */
+  def meanings(session: SparkSession, resolver: Resolver, items: Seq[NamedExpression], filter: Filter,
+      u: UnresolvedAttribute): Seq[Int] = {
+    val named = LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size)
+      .filter(j => follows(u.origin, items(j).origin))
+    if (named.isEmpty || !UnresolvableNames(session, resolver, u, Seq(filter.child))) Nil else named
+  }
 
   /** Whether the condition lacks more than these aliases: an IN subquery Spark resolves only once
    *  its values are (the alias among them). Rewritten with its aliases computed below, such a

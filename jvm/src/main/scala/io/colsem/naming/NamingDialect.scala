@@ -23,22 +23,10 @@ object NamingDialect {
 
   val all: Seq[NamingDialect] = Seq(Spark, Canonical, Postgres, MySQL, SQLite)
 
-  /**
-   * Registers the key as a SQL conf (once per JVM). A view records the registered SQL confs set
-   * when it is created and reads its text back under them; registered, the dialect is among them,
-   * so a view's body is named as it was at creation, and its stored column names still match
-   * (otherwise a view made under `postgres` fails to read with INCOMPATIBLE_VIEW_SCHEMA_CHANGE).
-   */
-  def registerForViews(): Unit = synchronized {
-    val key = ColsemConf.NamingDialect.key
-    if (!SQLConf.get.isModifiable(key)) {
-      SQLConf.buildConf(key)
-        .doc(ColsemConf.NamingDialect.doc)
-        .version("colsem 0.1.0")
-        .stringConf
-        .createWithDefault(ColsemConf.NamingDialect.defaultString)
-    }
-  }
+  /** Registered for views (see [[io.colsem.ColsemConfEntry.registerForViews]]): a view's body is
+   *  named as it was at creation, and its stored column names still match (otherwise a view made
+   *  under `postgres` fails to read with INCOMPATIBLE_VIEW_SCHEMA_CHANGE). */
+  def registerForViews(): Unit = ColsemConf.NamingDialect.registerForViews()
 
   /** The session's dialect; Spark when colsem is disabled or the value is bad (which
    *  ValidateColsemConf reports). */

@@ -1,0 +1,93 @@
+package io.colsem.lca
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, NamedExpression, SubqueryExpression}
+import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreePattern.{PLAN_EXPRESSION, UNRESOLVED_ATTRIBUTE}
+
+import io.colsem.{ColsemConf, ColsemErrors, LateralAliasCandidate, LateralAliasScope}
+import io.colsem.shims.SparkShims
+
+/**
+ * Resolution rule that never changes a plan: a name that means a select-list alias only in a scope
+ * `spark.colsem.lateralAlias.extraScopes` leaves out (the WHERE below the list, a subquery of a
+ * later item) fails with the UNRESOLVED_COLUMN error vanilla Spark raises for it (same class,
+ * SQLSTATE, parameters and position) plus a hint naming the setting. Raised only where vanilla's
+ * CheckAnalysis would fail first on that very name, and only when [[WhereAliases]] or
+ * [[SubqueryAliases]] would read the alias with the scope on.
+ */
+class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
+  import ReportOutOfScopeLateralAliases._
+
+  override def apply(plan: LogicalPlan): LogicalPlan = {
+    if (!plan.containsPattern(UNRESOLVED_ATTRIBUTE) || !LateralAliasConf.enabled(conf)) return plan
+    val scopes = LateralAliasConf.extraScopes(conf)
+    val where = !scopes.contains(LateralAliasScope.Where)
+    val subqueries = !scopes.contains(LateralAliasScope.Subquery)
+    if (where || subqueries) {
+      plan.foreachUp {
+        case Project(items, f: Filter) if where => checkWhere(items, f)
+        case a: Aggregate if where && a.child.isInstanceOf[Filter] =>
+          checkWhere(a.aggregateExpressions, a.child.asInstanceOf[Filter])
+        case p: Project if subqueries && p.child.resolved && p.containsPattern(PLAN_EXPRESSION) => checkSubqueries(p)
+        case _ =>
+      }
+    }
+    plan
+  }
+
+  private def checkWhere(items: Seq[NamedExpression], f: Filter): Unit =
+    if (!f.condition.resolved && f.child.resolved) firstUnresolved(f, f.condition).foreach {
+      case (_, u: UnresolvedAttribute) if WhereAliases.meanings(session, conf.resolver, items, f, u).nonEmpty =>
+        throw outOfScope(f, u, LateralAliasScope.Where)
+      case _ =>
+    }
+
+  /** The first name vanilla would find unresolved in the list, if it is inside a subquery of an
+   *  item and means an earlier item's alias (as [[SubqueryAliases]] reads one: not in an
+   *  aggregate list). */
+  private def checkSubqueries(p: Project): Unit =
+    if (p.projectList.exists(SubqueryAliases.hasUnresolvedSubquery)) {
+      val items = p.projectList.toIndexedSeq
+      items.indices.iterator.map(i => i -> firstUnresolved(p, items(i)))
+        .collectFirst { case (i, Some(found)) => i -> found }
+        .foreach {
+          case (i, (operator, u: UnresolvedAttribute)) if (operator ne p) && operator.childrenResolved &&
+              SubqueryAliases.hasUnresolvedSubquery(items(i)) &&
+              !items.exists(ResolveLateralAliases.hasAggregateCall(session, _)) &&
+              SubqueryAliases.meanings(session, conf.resolver, items, i, u, operator.children :+ p.child).nonEmpty =>
+            throw outOfScope(operator, u, LateralAliasScope.Subquery)
+          case _ =>
+        }
+    }
+
+  private def outOfScope(operator: LogicalPlan, u: UnresolvedAttribute, scope: LateralAliasScope) = {
+    val key = ColsemConf.LateralAliasExtraScopes.key
+    val wanted = ColsemConf.LateralAliasExtraScopes.render(
+      LateralAliasScope.all.filter((LateralAliasConf.extraScopes(conf) :+ scope).contains))
+    ColsemErrors.lateralAliasOutOfScope(SparkShims.unresolvedColumnError(operator, u), u.name,
+      scope.name, key, wanted, u.origin)
+  }
+}
+
+object ReportOutOfScopeLateralAliases {
+  /** Where CheckAnalysis fails first in `e` (an expression of `operator`): the first unresolved
+   *  attribute or lateral-alias candidate, children first, a subquery's plan (operators bottom up)
+   *  where it stands; with the operator it belongs to. */
+  private[lca] def firstUnresolved(operator: LogicalPlan, e: Expression): Option[(LogicalPlan, Expression)] =
+    if (e.resolved) None
+    else e.children.iterator.map(firstUnresolved(operator, _)).collectFirst { case Some(found) => found }
+      .orElse(e match {
+        case a: Attribute => Some(operator -> a)
+        case c: LateralAliasCandidate => Some(operator -> c)
+        case s: SubqueryExpression => firstUnresolvedInPlan(s.plan)
+        case _ => None
+      })
+
+  private def firstUnresolvedInPlan(plan: LogicalPlan): Option[(LogicalPlan, Expression)] =
+    if (plan.resolved) None
+    else plan.children.iterator.map(firstUnresolvedInPlan).collectFirst { case Some(found) => found }
+      .orElse(plan.expressions.iterator.map(firstUnresolved(plan, _)).collectFirst { case Some(found) => found })
+}
