@@ -18,7 +18,8 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
   lca_runtime   sum over 5M rows of a 3-level lateral-alias query vs the same query hand-inlined
   lca_udf_calls Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
   shape_X   the lateral-alias shapes native Spark refuses (GROUP BY ALL, ROLLUP, a window over an
-            aggregate's alias, an alias in WHERE, in a correlated subquery, inside an aggregate):
+            aggregate's alias, an alias in WHERE, in a correlated subquery (both with
+            spark.colsem.lateralAlias.extraScopes=WHERE,SUBQUERY), inside an aggregate):
             analysis and a run over SHAPE_ROWS rows, colsem as written vs vanilla running the
             hand-inlined query; in colsem's process both forms alternate (equal answers asserted)
   star_N    analysis of `SELECT *` on an N-column parquet table (N = 100, 1,000, 2,000, 5,000):
@@ -332,8 +333,11 @@ LATERAL_SHAPES = [
 
 def lateral_shape_benchmarks(spark, iterations: int, rows: int, native: bool) -> Dict[str, float]:
     """Each shape's analysis and runtime: colsem as written, vanilla hand-inlined. In colsem's
-    process both forms run, alternating, with equal results asserted (the in-process ratio)."""
+    process both forms run, alternating, with equal results asserted (the in-process ratio); the
+    WHERE and subquery shapes need their scopes turned on (spark.colsem.lateralAlias.extraScopes)."""
     out: Dict[str, float] = {}
+    if not native:
+        spark.conf.set("spark.colsem.lateralAlias.extraScopes", "WHERE,SUBQUERY")
     for name, _, written, inlined in LATERAL_SHAPES:
         forms = {"inlined": inlined.format(rows=rows)}
         if not native:
@@ -352,6 +356,8 @@ def lateral_shape_benchmarks(spark, iterations: int, rows: int, native: bool) ->
         out[f"shape_{name}_runtime_s"] = mine["runtime"]
         if not native:
             out[f"shape_{name}_inlined_runtime_s"] = best["inlined"]["runtime"]
+    if not native:
+        spark.conf.unset("spark.colsem.lateralAlias.extraScopes")
     return out
 
 
