@@ -1,0 +1,14 @@
+-- Lateral aliases in Spark's pipe syntax (|> SELECT, |> EXTEND: Spark 4.0 on) and in QUALIFY
+-- (Spark 4.2 on; QUALIFY reads the list's window aliases natively). Lines without the syntax record
+-- their parse errors (tests/sql/results/<line>/).
+CREATE TEMPORARY VIEW t AS SELECT * FROM VALUES (1, 10), (2, 20), (3, 30), (3, 40) AS t(k, v);
+-- |> SELECT: a later item reads an earlier item's alias.
+FROM t |> SELECT k AS a, a + v AS b |> ORDER BY b;
+-- |> EXTEND: the new items read each other, the input's columns stay.
+FROM t |> EXTEND k * 2 AS d, d + 1 AS e |> ORDER BY e, v;
+-- A window over an alias of the same |> SELECT (native Spark refuses a lateral alias in a window).
+FROM t |> SELECT k AS a, sum(v) OVER (PARTITION BY a) AS s |> ORDER BY a, s;
+-- QUALIFY over the window alias of a list whose window reads a lateral alias.
+SELECT k AS a, v, rank() OVER (PARTITION BY a ORDER BY v DESC) AS r FROM t QUALIFY r = 1 ORDER BY a;
+-- QUALIFY over an item that reads a window's alias.
+SELECT k, v, sum(v) OVER (PARTITION BY k) AS s, v * 100 / s AS pct FROM t QUALIFY pct < 100 ORDER BY v;
