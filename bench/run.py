@@ -618,8 +618,9 @@ def main(argv: List[str] | None = None) -> int:
     chains = QUICK_CHAINS if args.quick else CHAINS
     if args.only == "respond":
         runs = 0
-    print(f"[bench] TPC-DS: {len(tpcds_corpus().queries())} queries from Spark "
-          f"{tpcds_corpus().version}'s test jar", file=sys.stderr)
+    corpus = tpcds_corpus()  # fetched here once, before the workers read it from the cache
+    print(f"[bench] TPC-DS: {len(corpus.queries())} queries from Spark {corpus.version}'s test jar",
+          file=sys.stderr)
     samples: Dict[str, List[Dict[str, float]]] = {"vanilla": [], "colsem": []}
     for i in range(runs):
         for mode in (("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")):
