@@ -18,7 +18,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple
 
 import pyspark
 
@@ -41,6 +41,8 @@ SCOPES_KEY = "spark.colsem.lateralAlias.extraScopes"
 SCOPES = ("WHERE", "SUBQUERY")
 DIALECTS = ["canonical", "postgres", "mysql", "sqlite"]
 ORACLES = ["vanilla", "inline", "duckdb", "dialects", "star"]
+# The oracles that depend on the lateral-alias scopes: run once per --lateral-scopes value.
+SCOPED_ORACLES = ("vanilla", "inline")
 # The line the reference JVM runs (this venv's pyspark): see inlined_form.
 SPARK_35 = pyspark.__version__.startswith("3.5")
 FATAL_MARKERS = ("INTERNAL_ERROR", "StackOverflowError", "Max iterations", "WORKER_LOST")
@@ -117,18 +119,49 @@ class Duck:
 
 
 # ---------------------------------------------------------------- oracles
+@dataclass(frozen=True)
+class ScopeSetting:
+    """One value of spark.colsem.lateralAlias.extraScopes every query is run under. The first
+    value of a run is its primary: the DuckDB, dialect and star oracles run under it alone, and its
+    oracles keep their plain names; another value's vanilla and inline oracles are named after it
+    (`vanilla[WHERE]`)."""
+
+    scopes: FrozenSet[str]
+    primary: bool
+
+    @property
+    def value(self) -> str:
+        return ",".join(s for s in SCOPES if s in self.scopes)
+
+    @property
+    def label(self) -> str:
+        return self.value or "default"
+
+    def oracle(self, name: str) -> str:
+        return name if self.primary else f"{name}[{self.label}]"
+
+    @property
+    def answer(self) -> str:
+        """The key of colsem's answer under this value."""
+        return "c" if self.primary else f"c[{self.label}]"
+
+
 @dataclass
 class Case:
     index: int
     q: Query
     sql: str
     isql: Optional[str]
-    lateral: bool
     star: bool
     duck: bool
-    # Scopes in which it reads an alias that --lateral-scopes leaves out: colsem must refuse it.
-    out_of_scope: List[str] = field(default_factory=list)
+    # Per setting label, the scopes in which the query reads an alias that setting leaves out:
+    # colsem must refuse it there as vanilla does.
+    out_of_scope: Dict[str, List[str]] = field(default_factory=dict)
     requests: Dict[str, List[Tuple[str, dict]]] = field(default_factory=dict)
+
+    def lateral(self, setting: ScopeSetting) -> bool:
+        """Whether colsem must answer the query's lateral aliases under `setting`."""
+        return self.isql is not None and not self.out_of_scope[setting.label]
 
 
 @dataclass
@@ -189,21 +222,26 @@ class Fuzzer:
         self.workdir = Path(args.workdir or tempfile.mkdtemp(prefix="colsem-fuzz-"))
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.tables = {name: data.create_sql(name) for name in data.SCHEMAS}
-        self.scopes = set(args.lateral_scopes)
-        # Every colsem session reads aliases in the scopes asked for (a new session, set up with
-        # its first request, gets them with that request).
-        self.scopes_conf = {SCOPES_KEY: ",".join(s for s in SCOPES if s in self.scopes)}
+        self.settings = [ScopeSetting(frozenset(value.split(",")) - {""}, i == 0)
+                         for i, value in enumerate(dict.fromkeys(args.lateral_scopes or [""]))]
+        self.primary = self.settings[0]
+        self.oracles = [self.primary.oracle(o) for o in ORACLES] + [
+            s.oracle(o) for s in self.settings[1:] for o in SCOPED_ORACLES]
+        # The default colsem session, and the star and dialect sessions, read aliases in the
+        # primary value's scopes; each other value has a session of its own.
+        self.scopes_conf = {SCOPES_KEY: self.primary.value}
         self.colsem = Worker("colsem", self.workdir, self.tables, conf=self.scopes_conf)
         self.vanilla = Worker("vanilla", self.workdir, self.tables)
         self.recheck_worker: Optional[Worker] = None  # started on the first recheck
-        self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in ORACLES}
-        # The inline oracle's outcomes per lateral-alias shape (query.shapes).
-        self.shape_stats: Dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+        self.stats: Dict[str, collections.Counter] = {o: collections.Counter() for o in self.oracles}
+        # The inline oracle's outcomes per setting label and lateral-alias shape (query.shapes).
+        self.shape_stats: Dict[str, Dict[str, collections.Counter]] = {
+            s.label: collections.defaultdict(collections.Counter) for s in self.settings}
         self.differences: List[Dict[str, Any]] = []
         self.saved: List[Dict[str, Any]] = []
         self.queries = 0
         self.lateral = 0
-        self.out_of_scope = 0
+        self.out_of_scope: collections.Counter = collections.Counter()
         self.notes: List[str] = []
         self.dialects_active = False
 
@@ -232,13 +270,16 @@ class Fuzzer:
         return self.make_case(index, q)
 
     def make_case(self, index: int, q: Query) -> Case:
-        out_of_scope = out_of_scope_reads(q, self.scopes)
-        lateral = has_lateral(q) and not out_of_scope
+        out_of_scope = {s.label: out_of_scope_reads(q, set(s.scopes)) for s in self.settings}
+        lateral = has_lateral(q) and any(not reads for reads in out_of_scope.values())
         sql = render(q)
-        c = Case(index, q, sql, inlined_form(q) if lateral else None, lateral,
-                 has_star(q), duck_compatible(q), out_of_scope)
+        c = Case(index, q, sql, inlined_form(q) if lateral else None, has_star(q), duck_compatible(q),
+                 out_of_scope)
         scopes = self.scopes_conf
         col: List[Tuple[str, dict]] = [("c", {"op": "run", "sql": sql})]
+        for s in self.settings[1:]:
+            col.append((s.answer, {"op": "run", "sql": sql, "session": f"scopes-{s.label}",
+                                   "conf": {SCOPES_KEY: s.value}}))
         van: List[Tuple[str, dict]] = [("v", {"op": "run", "sql": sql})]
         if lateral:
             van.append(("vi", {"op": "run", "sql": c.isql}))
@@ -280,91 +321,111 @@ class Fuzzer:
         memory). A vanilla JVM that has run tens of thousands of stages can fail a query a fresh one
         answers: seed 1 saw AGGREGATE_OUT_OF_MEMORY on 8-row tables, and a NullPointerException in
         JoinedRow (query 7535, stage 25,643). The recheck JVM runs only rechecks, so it stays
-        young; colsem's answers are never run again."""
-        key, oracle = ("vi", "inline") if case.lateral else ("v", "vanilla")
-        first = res[key]
-        if "error" not in first or not (is_out_of_memory(first) or "error" not in res["c"]):
-            return res
-        if self.recheck_worker is None:
-            self.recheck_worker = Worker("vanilla", self.workdir, self.tables)
-            self.recheck_worker.start()
-        request = dict(case.requests["vanilla"])[key]
-        answer = self.recheck_worker.call([request], self.args.query_timeout)[0]
-        stats[oracle]["reference_rechecked"] += 1
-        if "error" not in answer or answer["error"]["class"] != first["error"]["class"]:
-            stats[oracle]["reference_recovered"] += 1
-        return {**res, key: answer}
+        young; colsem's answers are never run again. Each setting compares its answer with one
+        reference (the inlined form's where it answers the lateral aliases), run again at most once."""
+        rechecked = set()
+        for setting in self.settings:
+            key, oracle = ("vi", "inline") if case.lateral(setting) else ("v", "vanilla")
+            first = res[key]
+            if (key in rechecked or "error" not in first
+                    or not (is_out_of_memory(first) or "error" not in res[setting.answer])):
+                continue
+            if self.recheck_worker is None:
+                self.recheck_worker = Worker("vanilla", self.workdir, self.tables)
+                self.recheck_worker.start()
+            request = dict(case.requests["vanilla"])[key]
+            answer = self.recheck_worker.call([request], self.args.query_timeout)[0]
+            rechecked.add(key)
+            stats[setting.oracle(oracle)]["reference_rechecked"] += 1
+            if "error" not in answer or answer["error"]["class"] != first["error"]["class"]:
+                stats[setting.oracle(oracle)]["reference_recovered"] += 1
+            res = {**res, key: answer}
+        return res
 
     # -- the oracles
+    def check_scoped(self, case: Case, res: Dict[str, Dict[str, Any]], setting: ScopeSetting,
+                     stats: Dict[str, collections.Counter], diffs: List[Difference], count: bool) -> None:
+        """The oracles that depend on the lateral-alias scopes, for colsem's answer under `setting`."""
+        c, v = res[setting.answer], res["v"]
+        vanilla, inline = setting.oracle("vanilla"), setting.oracle("inline")
+        found: List[Difference] = []
+
+        def diff(oracle: str, kind: str, **detail: Any) -> None:
+            found.append(Difference(oracle, kind, {"setting": setting.label, **detail}))
+
+        # 1. colsem vs vanilla Spark.
+        st = stats[vanilla]
+        st["checked"] += 1
+        if is_fatal(c) and same_failure(c, v):
+            st["same_fatal_error"] += 1
+        elif is_fatal(c):
+            diff(vanilla, "fatal", colsem=brief(c), vanilla=brief(v))
+        elif "error" not in v:
+            if "error" in c:
+                diff(vanilla, "colsem_error", colsem=brief(c), vanilla=brief(v))
+            elif c["schema"] != v["schema"]:
+                diff(vanilla, "schema", colsem=brief(c), vanilla=brief(v))
+            elif not rows_equal(c["rows"], v["rows"], total_order(case.q, len(c["schema"]))):
+                diff(vanilla, "rows", colsem=brief(c, 50), vanilla=brief(v, 50))
+            else:
+                st["same_rows"] += 1
+        elif "error" in c:
+            if case.out_of_scope[setting.label] and c["error"]["class"] != v["error"]["class"]:
+                # Refused for the alias out of scope (the hint names the setting), where vanilla
+                # fails first on something else (its native lateral aliases, say).
+                if c["error"]["class"].startswith("UNRESOLVED_COLUMN") and SCOPES_KEY in c["error"]["message"]:
+                    st["out_of_scope_refused"] += 1
+                else:
+                    diff(vanilla, "out_of_scope_error", colsem=brief(c), vanilla=brief(v))
+            elif c["error"]["class"] != v["error"]["class"] and not case.lateral(setting):
+                diff(vanilla, "error_class", colsem=brief(c), vanilla=brief(v))
+            else:
+                st["same_error" if c["error"]["class"] == v["error"]["class"] else "lateral_other_error"] += 1
+        elif case.lateral(setting):
+            st["lateral_only_colsem"] += 1  # oracle 2 checks these
+        else:
+            diff(vanilla, "colsem_accepts", colsem=brief(c), vanilla=brief(v))
+
+        # 2. lateral aliases vs their inlined form (vanilla Spark).
+        if case.lateral(setting):
+            st = stats[inline]
+            st["checked"] += 1
+            vi = res["vi"]
+            if is_fatal(c) and same_failure(c, vi):
+                st["same_fatal_error"] += 1
+            elif is_fatal(c):
+                diff(inline, "fatal", colsem=brief(c), inlined=brief(vi))
+            elif "error" in vi:
+                if "error" in c:
+                    st["both_error"] += 1
+                else:
+                    diff(inline, "inlined_fails", colsem=brief(c), inlined=brief(vi))
+            elif "error" in c:
+                diff(inline, "colsem_error", colsem=brief(c), inlined=brief(vi))
+            elif inline_types(c["schema"]) != inline_types(vi["schema"]):
+                diff(inline, "types", colsem=brief(c), inlined=brief(vi))
+            elif not rows_equal(c["rows"], vi["rows"], total_order(case.q, len(c["schema"]))):
+                diff(inline, "rows", colsem=brief(c, 50), inlined=brief(vi, 50))
+            else:
+                st["same_rows"] += 1
+            if count:
+                outcome = ("difference" if any(d.oracle == inline for d in found)
+                           else "both_error" if "error" in vi else "same_rows")
+                for shape in shapes(case.q):
+                    self.shape_stats[setting.label][shape][outcome] += 1
+        diffs.extend(found)
+
     def evaluate(self, case: Case, res: Dict[str, Dict[str, Any]], count: bool = True) -> List[Difference]:
         diffs: List[Difference] = []
-        stats = self.stats if count else {o: collections.Counter() for o in ORACLES}
+        stats = self.stats if count else {o: collections.Counter() for o in self.oracles}
         res = self.recheck_reference(case, res, stats)
         c, v = res["c"], res["v"]
 
         def diff(oracle: str, kind: str, **detail: Any) -> None:
             diffs.append(Difference(oracle, kind, detail))
 
-        # 1. colsem (defaults) vs vanilla Spark.
-        st = stats["vanilla"]
-        st["checked"] += 1
-        if is_fatal(c) and same_failure(c, v):
-            st["same_fatal_error"] += 1
-        elif is_fatal(c):
-            diff("vanilla", "fatal", colsem=brief(c), vanilla=brief(v))
-        elif "error" not in v:
-            if "error" in c:
-                diff("vanilla", "colsem_error", colsem=brief(c), vanilla=brief(v))
-            elif c["schema"] != v["schema"]:
-                diff("vanilla", "schema", colsem=brief(c), vanilla=brief(v))
-            elif not rows_equal(c["rows"], v["rows"], total_order(case.q, len(c["schema"]))):
-                diff("vanilla", "rows", colsem=brief(c, 50), vanilla=brief(v, 50))
-            else:
-                st["same_rows"] += 1
-        elif "error" in c:
-            if case.out_of_scope and c["error"]["class"] != v["error"]["class"]:
-                # Refused for the alias out of scope (the hint names the setting), where vanilla
-                # fails first on something else (its native lateral aliases, say).
-                if c["error"]["class"].startswith("UNRESOLVED_COLUMN") and SCOPES_KEY in c["error"]["message"]:
-                    st["out_of_scope_refused"] += 1
-                else:
-                    diff("vanilla", "out_of_scope_error", colsem=brief(c), vanilla=brief(v))
-            elif c["error"]["class"] != v["error"]["class"] and not case.lateral:
-                diff("vanilla", "error_class", colsem=brief(c), vanilla=brief(v))
-            else:
-                st["same_error" if c["error"]["class"] == v["error"]["class"] else "lateral_other_error"] += 1
-        elif case.lateral:
-            st["lateral_only_colsem"] += 1  # oracle 2 checks these
-        else:
-            diff("vanilla", "colsem_accepts", colsem=brief(c), vanilla=brief(v))
-
-        # 2. lateral aliases vs their inlined form (vanilla Spark), and DuckDB.
-        if case.lateral:
-            st = stats["inline"]
-            st["checked"] += 1
-            vi = res["vi"]
-            if is_fatal(c) and same_failure(c, vi):
-                st["same_fatal_error"] += 1
-            elif is_fatal(c):
-                diff("inline", "fatal", colsem=brief(c), inlined=brief(vi))
-            elif "error" in vi:
-                if "error" in c:
-                    st["both_error"] += 1
-                else:
-                    diff("inline", "inlined_fails", colsem=brief(c), inlined=brief(vi))
-            elif "error" in c:
-                diff("inline", "colsem_error", colsem=brief(c), inlined=brief(vi))
-            elif inline_types(c["schema"]) != inline_types(vi["schema"]):
-                diff("inline", "types", colsem=brief(c), inlined=brief(vi))
-            elif not rows_equal(c["rows"], vi["rows"], total_order(case.q, len(c["schema"]))):
-                diff("inline", "rows", colsem=brief(c, 50), inlined=brief(vi, 50))
-            else:
-                st["same_rows"] += 1
-            if count:
-                outcome = ("difference" if any(d.oracle == "inline" for d in diffs)
-                           else "both_error" if "error" in vi else "same_rows")
-                for shape in shapes(case.q):
-                    self.shape_stats[shape][outcome] += 1
+        for setting in self.settings:
+            self.check_scoped(case, res, setting, stats, diffs, count)
         if case.duck and "error" not in c:
             st = stats["duckdb"]
             d = self.duck.run(case.sql)
@@ -455,7 +516,7 @@ class Fuzzer:
             return any(x.signature == d.signature for x in self.check_one(cand, case.index))
 
         small = shrink(case.q, still_fails, self.args.shrink_checks, self.args.shrink_seconds)
-        if d.oracle == "inline":
+        if d.oracle.startswith("inline"):
             named = alias_all(small)
             if still_fails(named):
                 small = named
@@ -464,7 +525,7 @@ class Fuzzer:
         entry = {"index": case.index, "seed": self.args.seed, "oracle": d.oracle, "kind": d.kind,
                  "sql": render(small),
                  # The golden reference: the inlined form only where that is the oracle's reference.
-                 "inlined": inlined_form(small) if d.oracle == "inline" and has_lateral(small) else None,
+                 "inlined": inlined_form(small) if d.oracle.startswith("inline") and has_lateral(small) else None,
                  "original": case.sql, "detail": detail}
         self.saved.append(entry)
         print(f"[fuzz] minimal: {entry['sql']}", file=sys.stderr)
@@ -558,8 +619,9 @@ class Fuzzer:
             results = self.run_cases(cases)
             for case, res in zip(cases, results):
                 self.queries += 1
-                self.lateral += case.lateral
-                self.out_of_scope += bool(case.out_of_scope)
+                self.lateral += case.lateral(self.primary)
+                for label, reads in case.out_of_scope.items():
+                    self.out_of_scope[label] += bool(reads)
                 diffs = self.evaluate(case, res)
                 if diffs:
                     self.handle(case, diffs)
@@ -587,12 +649,16 @@ class Fuzzer:
         report = {
             "seed": self.args.seed, "first": self.args.first, "count_requested": self.args.count,
             "seconds_limit": self.args.seconds, "stopped_early": self.stop_requested, "queries": self.queries,
-            "lateral_queries": self.lateral, "lateral_scopes": ",".join(s for s in SCOPES if s in self.scopes),
-            "out_of_scope_queries": self.out_of_scope, "seconds": round(elapsed, 1),
+            "lateral_queries": self.lateral, "lateral_scopes": self.primary.value,
+            "lateral_scope_settings": [s.value for s in self.settings],
+            "out_of_scope_queries": self.out_of_scope[self.primary.label],
+            "out_of_scope_by_setting": {s.label: self.out_of_scope[s.label] for s in self.settings},
+            "seconds": round(elapsed, 1),
             "setup_seconds": round(setup_seconds, 1),
             "queries_per_second": round(self.queries / max(elapsed, 1e-9), 2),
-            "oracles": {o: dict(sorted(self.stats[o].items())) for o in ORACLES},
-            "shapes": {s: dict(sorted(c.items())) for s, c in sorted(self.shape_stats.items())},
+            "oracles": {o: dict(sorted(self.stats[o].items())) for o in self.oracles},
+            "shapes": {label: {s: dict(sorted(c.items())) for s, c in sorted(by_shape.items())}
+                       for label, by_shape in self.shape_stats.items()},
             "differences": len(self.differences), "notes": self.notes,
             "minimal_failures": self.saved, "all_differences": self.differences[:200],
             "worker_starts": {"colsem": self.colsem.starts, "vanilla": self.vanilla.starts},
@@ -605,13 +671,19 @@ class Fuzzer:
 
 
 def markdown(r: Dict[str, Any]) -> str:
+    settings = r["lateral_scope_settings"]
+    scope_args = " ".join(f"--lateral-scopes '{v}'" for v in settings)
     lines = ["# colsem differential fuzzer: latest run", "",
              f"`make fuzz FUZZ_ARGS=\"--seed {r['seed']} --count {r['count_requested']} "
-             f"--seconds {r['seconds_limit']} --lateral-scopes '{r['lateral_scopes']}'\"`", "",
+             f"--seconds {r['seconds_limit']} {scope_args}\"`", "",
              "| | |", "|---|---|",
-             f"| seed | {r['seed']} |", f"| queries | {r['queries']} ({r['lateral_queries']} with lateral aliases) |",
-             f"| {SCOPES_KEY} | {r['lateral_scopes'] or '(empty, the default)'} ({r['out_of_scope_queries']} queries read an alias "
-             "in a scope it leaves out: vanilla's refusal expected) |",
+             f"| seed | {r['seed']} |", f"| queries | {r['queries']} ({r['lateral_queries']} with lateral aliases) |"]
+    for value in settings:
+        label = value or "default"
+        lines.append(f"| {SCOPES_KEY} | {value or '(empty, the default)'}: every query; "
+                     f"{r['out_of_scope_by_setting'][label]} read an alias in a scope it leaves out "
+                     "(vanilla's refusal expected) |")
+    lines += [
              f"| seconds (after {r['setup_seconds']} s start-up) | {r['seconds']}"
              f"{' (stopped early by a signal)' if r.get('stopped_early') else ''} |",
              f"| queries/second | {r['queries_per_second']} |",
@@ -621,11 +693,19 @@ def markdown(r: Dict[str, Any]) -> str:
         other = ", ".join(f"{k} {v}" for k, v in st.items() if k not in ("checked", "differences"))
         lines.append(f"| {o} | {st.get('checked', 0)} | {st.get('differences', 0)} | {other} |")
     lines.append("")
-    if r.get("shapes"):
-        lines += ["Queries with lateral aliases by shape (the inline oracle; a query may hold several):", "",
-                  "| shape | same rows as the inlined form | both refused | differences |", "|---|---|---|---|"]
-        for shape, st in r["shapes"].items():
-            lines.append(f"| {shape} | {st.get('same_rows', 0)} | {st.get('both_error', 0)} | {st.get('difference', 0)} |")
+    labels = [v or "default" for v in settings]
+    names = sorted({shape for label in labels for shape in r["shapes"].get(label, {})})
+    if names:
+        lines += ["Queries with lateral aliases by shape, per value of the setting (the inline oracle: same rows "
+                  "as the inlined form / both refused / differences; a query may hold several shapes; a "
+                  "query reading an alias in a scope the value leaves out is not counted there):", "",
+                  "| shape | " + " | ".join(labels) + " |", "|---" * (len(labels) + 1) + "|"]
+        for shape in names:
+            cells = []
+            for label in labels:
+                st = r["shapes"].get(label, {}).get(shape, {})
+                cells.append(f"{st.get('same_rows', 0)} / {st.get('both_error', 0)} / {st.get('difference', 0)}")
+            lines.append(f"| {shape} | " + " | ".join(cells) + " |")
         lines.append("")
     for n in r["notes"]:
         lines.append(f"- {n}")
@@ -637,12 +717,20 @@ def markdown(r: Dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# `--lateral-scopes each`: every value of the setting.
+EACH_SCOPE_SETTING = ["", "WHERE", "SUBQUERY", "WHERE,SUBQUERY"]
+
+
 def _scopes(value: str) -> List[str]:
+    """One --lateral-scopes argument: the values of the setting it stands for."""
+    if value.strip().lower() == "each":
+        return list(EACH_SCOPE_SETTING)
     names = [n.strip().upper() for n in value.split(",") if n.strip()]
     bad = [n for n in names if n not in SCOPES]
     if bad:
-        raise argparse.ArgumentTypeError(f"{', '.join(bad)}: not a scope (a comma list of {', '.join(SCOPES)})")
-    return names
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(bad)}: not a scope (a comma list of {', '.join(SCOPES)}, or `each`)")
+    return [",".join(s for s in SCOPES if s in names)]
 
 
 def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
@@ -653,10 +741,13 @@ def parse_args(argv: Optional[List[str]] = None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=3600, help="stop after this long (at most)")
     p.add_argument("--first", type=int, default=0, help="index of the first query (replay)")
     p.add_argument("--batch", type=int, default=25, help="queries sent to the JVMs at once")
-    p.add_argument("--lateral-scopes", type=_scopes, default=[], metavar="LIST",
+    p.add_argument("--lateral-scopes", type=_scopes, action="extend", default=None, metavar="LIST",
                    help=f"{SCOPES_KEY} of the colsem sessions: a comma list of {', '.join(SCOPES)} "
                         "(default empty, colsem's default); aliases read in a scope it leaves out "
-                        "must be refused as vanilla Spark refuses them")
+                        "must be refused as vanilla Spark refuses them. Given again (or `each`: "
+                        "all four values), every query also runs under each further value, with "
+                        "the vanilla and inline oracles per value; the first is the one the "
+                        "DuckDB, dialect and star oracles use")
     p.add_argument("--query-timeout", type=float, default=120)
     p.add_argument("--workdir", default=None, help="warehouses and JVM logs (default: a temp dir)")
     p.add_argument("--report-dir", default=str(RESULTS))

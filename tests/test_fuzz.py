@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import List
 
 import pytest
 
@@ -85,24 +86,42 @@ def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names
     assert found == {"SUBQUERY", "WHERE"}
 
 
-@pytest.mark.parametrize("scopes", ["", "WHERE,SUBQUERY"])
-def test_short_seeded_run_has_no_differences(tmp_path: Path, scopes: str):
+@pytest.mark.parametrize("scope_args", [[""], ["WHERE,SUBQUERY", "each"]], ids=["default", "each"])
+def test_short_seeded_run_has_no_differences(tmp_path: Path, scope_args: List[str]):
     pytest.importorskip("duckdb")
-    # Bounded by count (the time bound is only a guard): about 30 s on an idle machine.
+    # Bounded by count (the time bound is only a guard): about 30 s on an idle machine, a minute
+    # with every value of the setting.
     code = main(["--seed", "20261122", "--count", "60", "--seconds", "600", "--batch", "15",
-                 "--report-dir", str(tmp_path), "--workdir", str(tmp_path / "work"), "--no-shrink",
-                 "--lateral-scopes", scopes])
+                 "--report-dir", str(tmp_path), "--workdir", str(tmp_path / "work"), "--no-shrink"]
+                + [arg for value in scope_args for arg in ("--lateral-scopes", value)])
     report = json.loads((tmp_path / "latest.json").read_text())
     assert report["queries"] == 60, report
     assert report["all_differences"] == [] and code == 0
-    assert report["lateral_scopes"] == scopes
-    assert report["oracles"]["vanilla"]["checked"] == report["queries"]
-    assert report["oracles"]["vanilla"].get("same_rows", 0) > report["queries"] // 2
+    settings = [""] if scope_args == [""] else ["WHERE,SUBQUERY", "", "WHERE", "SUBQUERY"]
+    assert report["lateral_scope_settings"] == settings
+    assert report["lateral_scopes"] == settings[0]
+    # The first value gets every oracle; each further one the vanilla and inline oracles, named
+    # after it, over every query.
+    scoped = [f"{o}[{v or 'default'}]" for v in settings[1:] for o in ("vanilla", "inline")]
+    assert list(report["oracles"]) == ["vanilla", "inline", "duckdb", "dialects", "star"] + scoped
+    for name in ["vanilla"] + [o for o in scoped if o.startswith("vanilla")]:
+        assert report["oracles"][name]["checked"] == report["queries"]
+        assert report["oracles"][name].get("same_rows", 0) > report["queries"] // 2
     assert report["oracles"]["inline"]["checked"] > 0
     # By default the queries reading an alias in WHERE or a subquery are refused as vanilla
-    # refuses them; with both scopes on, none is out of scope.
-    assert (report["out_of_scope_queries"] > 0) == (scopes == "")
-    assert (tmp_path / "latest.md").read_text().startswith("# colsem differential fuzzer")
+    # refuses them; with both scopes on, none is out of scope; each scope alone lets some in.
+    reads = report["out_of_scope_by_setting"]
+    assert reads.get("WHERE,SUBQUERY", 0) == 0 and reads["default"] > 0
+    assert report["out_of_scope_queries"] == reads[settings[0] or "default"]
+    if len(settings) > 1:
+        assert reads["default"] >= max(reads["WHERE"], reads["SUBQUERY"])
+        assert report["oracles"]["vanilla[default]"]["out_of_scope_refused"] + \
+            report["oracles"]["vanilla[default]"].get("same_error", 0) >= reads["default"]
+        # Both scopes on answer the lateral aliases the default refuses.
+        assert report["oracles"]["inline"]["checked"] > report["oracles"]["inline[default]"]["checked"]
+    text = (tmp_path / "latest.md").read_text()
+    assert text.startswith("# colsem differential fuzzer")
+    assert "| shape | " + " | ".join(v or "default" for v in settings) + " |" in text
 
 
 def test_shrinking_keeps_the_failure_and_removes_the_rest():
