@@ -47,7 +47,7 @@ SMOKE_TESTS := tests/test_ways_in.py \
   tests/test_respond.py::test_bank_example_jdbc \
   tests/test_spark_internals.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
@@ -57,6 +57,7 @@ help:
 	@echo "make check          the fast loop: layers, harness units, golden files, bad input (one session, minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make formats        star strategies on real Delta Lake and Iceberg tables (Spark $(FORMATS_LINE))"
+	@echo "make golden         rewrite tests/sql/results and analyzer-results on SPARK's line (review the diff)"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make peer           Spark's own SQL test corpus, vanilla vs colsem (PEER_ARGS=\"--settings default\","
 	@echo "                    \"--slice ci\", \"--files 'group-by*,window*'\"); report in peer/results/<line>.md"
@@ -129,6 +130,11 @@ publish-local: venv sbt
 publish-line: venv sbt
 	@echo "==> sbt publishM2 of Spark $(SPARK) -> $(M2)"
 	$(call sbt,$(SPARK)) publishM2
+
+# The golden files' expected output (results and analyzed plans) rewritten from this line's run:
+# the default line's files, or results/<line>/ where another line differs (tests/golden.py).
+golden: install
+	COLSEM_GOLDEN_REGENERATE=1 $(PY) -m pytest tests/test_golden.py -q -p no:cacheprovider
 
 pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"

@@ -2,11 +2,17 @@
 statements (each ending with ';' at the end of a line), tests/sql/results/NAME.sql.out their
 schema and rows, or their error class, SQLSTATE and parameters.
 
+Beside each result, tests/sql/analyzer-results/NAME.sql.out holds the analyzed plan of every
+query (as Spark keeps sql-tests/analyzer-results beside its inputs): expression ids, CTE ids and
+object hashes normalised, a command recorded by its name. A change of plan shape shows there, and
+the plans the rules' scaladoc draws can be read there.
+
 The results are the newest Spark line's (`default.line` in jvm/versions.properties). Where Spark
 itself answers a statement differently on another line (3.5 has no `* EXCEPT`, other error texts),
-that line's reviewed output is tests/sql/results/<line>/NAME.sql.out; docs/versions.md lists them.
+that line's reviewed output is tests/sql/results/<line>/NAME.sql.out (analyzer-results/<line>/ for
+plans); docs/versions.md lists them.
 
-Regenerate the results with COLSEM_GOLDEN_REGENERATE=1 on the line at hand (then review the diff):
+Regenerate both with `make golden` (COLSEM_GOLDEN_REGENERATE=1 on the line at hand; then review the diff):
 on the default line it rewrites results/NAME.sql.out; on another line it writes results/<line>/
 only where the output differs from the default line's, and removes an override that no longer
 differs."""
@@ -23,6 +29,7 @@ from typing import Any, List
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 INPUTS = SQL_DIR / "inputs"
 RESULTS = SQL_DIR / "results"
+ANALYZER_RESULTS = SQL_DIR / "analyzer-results"
 VERSIONS = Path(__file__).resolve().parent.parent / "jvm" / "versions.properties"
 
 
@@ -45,21 +52,23 @@ def running_line() -> str:
     return ".".join(pyspark.__version__.split(".")[:2])
 
 
-def expected_result(name: str, line: str) -> Path:
-    """Where the expected output of inputs/NAME.sql on Spark `line` is."""
-    override = RESULTS / line / f"{name}.sql.out"
-    return override if line != default_line() and override.exists() else RESULTS / f"{name}.sql.out"
+def expected_result(name: str, line: str, folder: Path = RESULTS) -> Path:
+    """Where the expected output of inputs/NAME.sql on Spark `line` is (in `folder`: RESULTS or
+    ANALYZER_RESULTS)."""
+    override = folder / line / f"{name}.sql.out"
+    return override if line != default_line() and override.exists() else folder / f"{name}.sql.out"
 
 
-def record_result(name: str, line: str, actual: str) -> None:
+def record_result(name: str, line: str, actual: str, folder: Path = RESULTS) -> None:
     """Regeneration: the default line's output, or another line's where it differs from that."""
-    base, override = RESULTS / f"{name}.sql.out", RESULTS / line / f"{name}.sql.out"
+    base, override = folder / f"{name}.sql.out", folder / line / f"{name}.sql.out"
     if line == default_line():
+        base.parent.mkdir(parents=True, exist_ok=True)
         base.write_text(actual)
     elif base.exists() and base.read_text() == actual:
         override.unlink(missing_ok=True)
     else:
-        override.parent.mkdir(exist_ok=True)
+        override.parent.mkdir(parents=True, exist_ok=True)
         override.write_text(actual)
 
 
@@ -127,7 +136,8 @@ def run_statement(session: Any, sql: str) -> dict:
     try:
         df = session.sql(sql)
         rows = ["\t".join(format_value(v) for v in row) for row in df.collect()]
-        return {"schema": df.schema.simpleString(), "rows": rows if is_ordered(sql) else sorted(rows)}
+        return {"schema": df.schema.simpleString(), "rows": rows if is_ordered(sql) else sorted(rows),
+                "analysis": analyzed_plan(df)}
     except (AnalysisException, PySparkException) as exc:
         return {"error": condition(exc), "sqlState": exc.getSqlState(),
                 "parameters": dict(sorted((exc.getMessageParameters() or {}).items()))}
@@ -138,6 +148,38 @@ def run_statement(session: Any, sql: str) -> dict:
                     "parameters": dict(sorted(dict(java.getMessageParameters()).items()))}
         except Exception:  # no error class at all (a bug of that Spark line): its Java class
             return {"error": java.getClass().getName(), "sqlState": None, "parameters": {}}
+
+
+# What differs between runs of the same plan (Spark's SQLQueryTestHelper normalises the same).
+_PLAN_NOISE = [
+    (re.compile(r"#\d+"), "#x"),
+    (re.compile(r"(CTERelation(?:Def|Ref)) \d+"), r"\1 x"),
+    (re.compile(r"@[0-9a-f]{5,}\b"), "@x"),
+    (re.compile(r"file:[^\s,\])]+"), "file:[path]"),
+    (re.compile(r"plan_id=\d+"), "plan_id=x"),
+]
+
+
+def analyzed_plan(df: Any) -> str:
+    """The analyzed plan, normalised; a command (run when the statement was read) by its name."""
+    plan = df._jdf.queryExecution().analyzed()
+    if plan.nodeName() == "CommandResult":
+        return f"{plan.commandLogicalPlan().nodeName()} (command)"
+    text = plan.toString().rstrip("\n")
+    for pattern, replacement in _PLAN_NOISE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def render_analysis(sql: str, result: dict) -> str:
+    """One statement of an analyzer-results file: the statement and its analyzed plan, or the
+    error class it was refused with."""
+    out = ["-- !query", sql]
+    if "error" in result:
+        out += ["-- !query analysis error", f"{result['error']} (SQLSTATE {result['sqlState']})"]
+    else:
+        out += ["-- !query analysis", result["analysis"]]
+    return "\n".join(out) + "\n"
 
 
 def render(sql: str, result: dict) -> str:
