@@ -9,9 +9,9 @@ SET spark.colsem.lateralAlias.extraScopes=SUBQUERY;
 -- Scalar: an aggregate's alias (the unaliased item is named scalarsubquery(m)).
 SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) FROM t GROUP BY v ORDER BY g;
 SELECT g, m, (SELECT count(*) FROM t t2 WHERE t2.k < m) FROM (SELECT v AS g, max(k) AS m FROM t GROUP BY v) ORDER BY g;
--- EXISTS and IN over a GROUP BY column's alias, a scalar subquery over two aliases.
-SELECT k AS g, count(*) AS n, EXISTS (SELECT 1 FROM t t2 WHERE t2.k > g) AS later, g IN (SELECT k - 1 FROM t) AS i, (SELECT max(t2.v) FROM t t2 WHERE t2.k = g AND t2.v < n * 20) AS c FROM t GROUP BY k ORDER BY g;
-SELECT g, n, EXISTS (SELECT 1 FROM t t2 WHERE t2.k > g) AS later, g IN (SELECT k - 1 FROM t) AS i, (SELECT max(t2.v) FROM t t2 WHERE t2.k = g AND t2.v < n * 20) AS c FROM (SELECT k AS g, count(*) AS n FROM t GROUP BY k) ORDER BY g;
+-- EXISTS over a GROUP BY column's alias, a scalar subquery over two aliases.
+SELECT k AS g, count(*) AS n, EXISTS (SELECT 1 FROM t t2 WHERE t2.k > g) AS later, (SELECT max(t2.v) FROM t t2 WHERE t2.k = g AND t2.v < n * 20) AS c FROM t GROUP BY k ORDER BY g;
+SELECT g, n, EXISTS (SELECT 1 FROM t t2 WHERE t2.k > g) AS later, (SELECT max(t2.v) FROM t t2 WHERE t2.k = g AND t2.v < n * 20) AS c FROM (SELECT k AS g, count(*) AS n FROM t GROUP BY k) ORDER BY g;
 -- A global aggregate; an alias that reads another alias; a grouped column read beside the alias.
 SELECT max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM t;
 SELECT max(k) AS m, m + 1 AS m1, (SELECT count(*) FROM t t2 WHERE t2.k < m1) AS c FROM t GROUP BY v ORDER BY c, m;
