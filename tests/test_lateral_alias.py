@@ -358,6 +358,11 @@ def _refusal(session, query: str) -> AnalysisException:
     (SUBQUERY_ALIAS, "SUBQUERY", "`id`, `name`, `tags`"),
     ("SELECT s1 + 1 AS x, count(*) AS c FROM t1 WHERE x > 1 GROUP BY s1", "WHERE", "`s1`, `s2`, `s3`"),
     ("SELECT s1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1", "SUBQUERY", "`id`, `name`, `tags`"),
+    # An aggregate list (an aggregate's alias; a WHERE below the list that needs no alias).
+    ("SELECT s2 AS g, max(s1) AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1 GROUP BY s2",
+     "SUBQUERY", "`id`, `name`, `tags`"),
+    ("SELECT max(s1) AS x, (SELECT count(*) FROM t2 WHERE t2.id < x) AS c FROM t1 WHERE s1 > 0",
+     "SUBQUERY", "`id`, `name`, `tags`"),
 ])
 def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, proposal):
     vanilla_session = session.newSession()

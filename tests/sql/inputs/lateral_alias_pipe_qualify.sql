@@ -12,3 +12,21 @@ FROM t |> SELECT k AS a, sum(v) OVER (PARTITION BY a) AS s |> ORDER BY a, s;
 SELECT k AS a, v, rank() OVER (PARTITION BY a ORDER BY v DESC) AS r FROM t QUALIFY r = 1 ORDER BY a;
 -- QUALIFY over an item that reads a window's alias.
 SELECT k, v, sum(v) OVER (PARTITION BY k) AS s, v * 100 / s AS pct FROM t QUALIFY pct < 100 ORDER BY v;
+-- |> AGGREGATE: an item that reads an aggregate through an alias has an aggregate function, as its
+-- hand-inlined form (the statement after it) has; named and typed as that form.
+FROM t |> AGGREGATE sum(k) AS s, s * 2 AS s2 GROUP BY v |> ORDER BY v;
+FROM t |> AGGREGATE sum(k) AS s, sum(k) * 2 AS s2 GROUP BY v |> ORDER BY v;
+FROM t |> AGGREGATE sum(k) AS s, count(*) AS c, s / c AS avgk, avgk + 1 AS a1 GROUP BY k |> ORDER BY k;
+FROM t |> AGGREGATE sum(k) AS s, sum(k) + v AS x GROUP BY v |> ORDER BY v;
+FROM t |> AGGREGATE sum(k) AS s, s + v AS x GROUP BY v |> ORDER BY v;
+FROM t |> AGGREGATE sum(k) AS s, s * 2 AS s2 |> WHERE s2 > 4;
+-- An unaliased item is named as in the SELECT form (SELECT v, sum(k) AS s, s * 2 ... GROUP BY v).
+FROM t |> AGGREGATE sum(k) AS s, s * 2 GROUP BY v |> ORDER BY v;
+-- A GROUP BY alias (g) beside an aggregate's alias, and inside an aggregate function's argument.
+FROM t |> AGGREGATE sum(k) AS s, g + s AS x GROUP BY v AS g |> ORDER BY g;
+FROM t |> AGGREGATE sum(g * k) AS s GROUP BY v AS g |> ORDER BY g;
+-- No aggregate function even once the alias is inlined (v + 1): Spark's pipe error, as vanilla.
+FROM t |> AGGREGATE sum(k) AS s, g + 1 AS x GROUP BY v AS g;
+-- An aggregate over an aggregate's alias, a forward reference: the errors of the SELECT form.
+FROM t |> AGGREGATE sum(k) AS s, max(s) AS m GROUP BY v;
+FROM t |> AGGREGATE s2 + 1 AS x, sum(k) AS s2 GROUP BY v;

@@ -43,7 +43,16 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
   import ResolveLateralAliases.{isAggregateCall, isWindow, unmarkExpression}
 
   def apply(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
-    val binding = LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
+    val written = LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
+    // `|> AGGREGATE` items that call an aggregate function only through an alias (`sum(k) AS s,
+    // s * 2 AS s2`): Spark's pipe check would find none in them, where the hand-inlined `sum(k) * 2`
+    // has one; unwrapped, they are items as in `SELECT v, sum(k) AS s, s * 2 AS s2 ... GROUP BY v`.
+    val pipeItems = written.items.indices.filter(i => pipeItem(written.items(i)).exists(item =>
+      !callsAggregateOutsideWindows(item) && callsAggregateOutsideWindows(written.inlineIn(i, item))))
+    val binding =
+      if (pipeItems.isEmpty) written
+      else LateralAliasBinding(session, conf.resolver, written.items.indices.map(i =>
+        if (pipeItems.contains(i)) unwrapPipeItem(written.items(i)) else written.items(i)), a.child)
     val items = binding.items
     val uses = items.indices.flatMap(i => usesIn(binding, i, items(i), Place.Outside))
     // Aliases that hold a grouping() or grouping_id() call: only the Aggregate can compute those
@@ -73,7 +82,7 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
     // written again: only aliases whose recomputation gives the same value are.
     val recomputed = binding.closure(inlined) ++ binding.closure(grouping.grouped.flatMap(binding.uses))
     if (recomputed.exists(j => !isRecomputable(items(j)))) return None
-    if (perRow.isEmpty && inlined.isEmpty && !grouping.changed) return None
+    if (perRow.isEmpty && inlined.isEmpty && !grouping.changed && pipeItems.isEmpty) return None
     val materialized =
       if (perRow.isEmpty) Some((a.child, Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = false)))
       else new AliasMaterialization(session, conf.resolver).materialize(binding, a.child, binding.closure(perRow),
@@ -135,6 +144,29 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
       case _ => Nil
     }
     case other => other.children.flatMap(usesIn(binding, i, _, placeOf(other, place)))
+  }
+
+  /** What a `|> AGGREGATE` item holds inside Spark's pipe wrapper, if it is one. */
+  private def pipeItem(item: NamedExpression): Option[Expression] = item match {
+    case al: Alias => SparkShims.pipeAggregateItem(al.child)
+    case UnresolvedAlias(child, _) => SparkShims.pipeAggregateItem(child)
+    case _ => None
+  }
+
+  private def unwrapPipeItem(item: NamedExpression): NamedExpression = item match {
+    case al: Alias =>
+      Alias(pipeItem(al).get, al.name)(al.exprId, al.qualifier, al.explicitMetadata, al.nonInheritableMetadataKeys)
+    case u: UnresolvedAlias => u.copy(child = pipeItem(u).get)
+    case other => other
+  }
+
+  /** Whether `e` calls an aggregate function outside windows and subqueries, as Spark's pipe check
+   *  looks for one (an earlier pipe item inlined into `e` is looked into). */
+  private def callsAggregateOutsideWindows(e: Expression): Boolean = e match {
+    case w if isWindow(w) => false
+    case _: SubqueryExpression => false
+    case f if isAggregateCall(session, f) => true
+    case other => other.children.exists(callsAggregateOutsideWindows)
   }
 
   private def isGroupingCall(e: Expression): Boolean = e match {

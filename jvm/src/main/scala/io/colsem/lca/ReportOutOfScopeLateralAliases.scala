@@ -27,12 +27,22 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
     val where = !scopes.contains(LateralAliasScope.Where)
     val subqueries = !scopes.contains(LateralAliasScope.Subquery)
     if (where || subqueries) {
-      plan.foreachUp {
-        case Project(items, f: Filter) if where => checkWhere(items, f)
-        case a: Aggregate if where && a.child.isInstanceOf[Filter] =>
-          checkWhere(a.aggregateExpressions, a.child.asInstanceOf[Filter])
-        case p: Project if subqueries && p.child.resolved && p.containsPattern(PLAN_EXPRESSION) => checkSubqueries(p)
-        case _ =>
+      // The WHERE below a list fails before the list's subqueries, as in CheckAnalysis.
+      plan.foreachUp { node =>
+        node match {
+          case Project(items, f: Filter) if where => checkWhere(items, f)
+          case a: Aggregate if where && a.child.isInstanceOf[Filter] =>
+            checkWhere(a.aggregateExpressions, a.child.asInstanceOf[Filter])
+          case _ =>
+        }
+        node match {
+          case p: Project if subqueries && p.child.resolved && p.containsPattern(PLAN_EXPRESSION) =>
+            checkSubqueries(p, p.projectList, p.child)
+          case a: Aggregate if subqueries && a.child.resolved && a.groupingExpressions.forall(_.resolved) &&
+              a.containsPattern(PLAN_EXPRESSION) =>
+            checkSubqueries(a, a.aggregateExpressions, a.child)
+          case _ =>
+        }
       }
     }
     plan
@@ -45,19 +55,18 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
       case _ =>
     }
 
-  /** The first name vanilla would find unresolved in the list, if it is inside a subquery of an
-   *  item and means an earlier item's alias (as [[SubqueryAliases]] reads one: not in an
-   *  aggregate list). */
-  private def checkSubqueries(p: Project): Unit =
-    if (p.projectList.exists(SubqueryAliases.hasUnresolvedSubquery)) {
-      val items = p.projectList.toIndexedSeq
+  /** The first name vanilla would find unresolved in the list (of `p`, over `input`), if it is
+   *  inside a subquery of an item and means an earlier item's alias (as [[SubqueryAliases]] and,
+   *  in an aggregate list, [[AggregateSubqueries]] read one). */
+  private def checkSubqueries(p: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit =
+    if (list.exists(SubqueryAliases.hasUnresolvedSubquery)) {
+      val items = list.toIndexedSeq
       items.indices.iterator.map(i => i -> firstUnresolved(p, items(i)))
         .collectFirst { case (i, Some(found)) => i -> found }
         .foreach {
           case (i, (operator, u: UnresolvedAttribute)) if (operator ne p) && operator.childrenResolved &&
               SubqueryAliases.hasUnresolvedSubquery(items(i)) &&
-              !items.exists(ResolveLateralAliases.hasAggregateCall(session, _)) &&
-              SubqueryAliases.meanings(session, conf.resolver, items, i, u, operator.children :+ p.child).nonEmpty =>
+              SubqueryAliases.meanings(session, conf.resolver, items, i, u, operator.children :+ input).nonEmpty =>
             throw outOfScope(operator, u, LateralAliasScope.Subquery)
           case _ =>
         }

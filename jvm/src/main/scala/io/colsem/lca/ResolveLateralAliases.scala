@@ -19,7 +19,8 @@ import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, LateralAlias
  *  - [[AliasMaterialization]]: the used aliases computed once each, one Project per level below
  *    the list, and the [[Substitution]] by which the list reads them;
  *  - [[ChainFolding]]: in long lists, short plain chains folded into their users;
- *  - [[AggregateListRewrite]]: aggregate lists (per-row aliases below, per-group ones above).
+ *  - [[AggregateListRewrite]]: aggregate lists (per-row aliases below, per-group ones above);
+ *  - [[AggregateSubqueries]]: subqueries of aggregate lists naming an alias, above the Aggregate.
  * A plain SELECT list:
  * {{{
  *   Project [a + 1 AS x, x * 2 AS y]               Project [x, y]
@@ -69,6 +70,14 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
           subqueryUses(projectList, child).nonEmpty =>
         rewriteProject(p, None, inSubqueries = true).getOrElse(unmark(p))
+      // A subquery of an aggregate list naming an earlier alias (AggregateSubqueries), once the
+      // list's own lateral aliases are resolved; HAVING needs its Aggregate directly below it.
+      case a: Aggregate if inSubqueries && a.child.resolved && !havingInputs.exists(_ eq a) &&
+          a.aggregateExpressions.exists(SubqueryAliases.hasUnresolvedSubquery) &&
+          !a.aggregateExpressions.exists(hasCandidate) =>
+        val uses = subqueryUses(a.aggregateExpressions, a.child)
+        val rewritten = if (uses.isEmpty) None else AggregateSubqueries(session, conf.resolver, a, uses)
+        rewritten.getOrElse(if (a.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) unwrapNamedReferences(a) else a)
       // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
       // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
       // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be

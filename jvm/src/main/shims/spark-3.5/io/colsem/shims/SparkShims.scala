@@ -54,6 +54,9 @@ object SparkShims extends SharedShims {
   def isPipeExpression(e: Expression): Boolean = false
 
   /** Spark 3.5 has no pipe syntax. */
+  def pipeAggregateItem(e: Expression): Option[Expression] = None
+
+  /** Spark 3.5 has no pipe syntax. */
   def isPipeAggregateOrdinal(e: Expression): Boolean = false
 
   /** Spark 3.5 has no recursive CTEs. */

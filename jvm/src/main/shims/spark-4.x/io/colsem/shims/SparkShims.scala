@@ -72,6 +72,13 @@ object SparkShims extends SharedShims {
   def isPipeExpression(e: Expression): Boolean =
     e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.PipeExpression]
 
+  /** The item of a `|> AGGREGATE` list inside Spark's wrapper, which requires an aggregate
+   *  function in it; None for any other expression. */
+  def pipeAggregateItem(e: Expression): Option[Expression] = e match {
+    case org.apache.spark.sql.catalyst.expressions.PipeExpression(child, true, _) => Some(child)
+    case _ => None
+  }
+
   /** Whether `e` is a pipe AGGREGATE's GROUP BY ordinal in the aggregate list (`|> AGGREGATE
    *  sum(y) GROUP BY 1`), which Spark resolves only once every other item is resolved. */
   def isPipeAggregateOrdinal(e: Expression): Boolean =
