@@ -31,10 +31,12 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
     plan
   }
 
-  private def check(operator: LogicalPlan, items: Seq[NamedExpression], input: LogicalPlan): Unit = {
+  private def check(operator: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit = {
     val resolver = conf.resolver
+    // Indexed: items(i) on a List would make this walk quadratic in the list's length.
+    val items = list.toIndexedSeq
     // By name, so that each name looks at its own aliases only, not the whole list (quadratic).
-    lazy val aliases = LateralAliasBinding.aliasesByName(items.toIndexedSeq)
+    lazy val aliases = LateralAliasBinding.aliasesByName(items)
     def aliasesNamed(name: String, range: Range): Option[Int] =
       aliases.getOrElse(LateralAliasBinding.nameBucket(name), IndexedSeq.empty)
         .find(j => range.contains(j) && resolver(items(j).name, name))
