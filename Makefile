@@ -31,6 +31,9 @@ sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=
        -jar $(SBT_LAUNCHER)
 SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties LICENSE NOTICE pyproject.toml
 PYTEST_ARGS ?=
+# The formatter, linter and type checker `make lint` runs, pinned so a new release's rules never
+# fail a build that passed (settings in pyproject.toml's [tool.ruff] and [tool.mypy]).
+LINT_TOOLS := "ruff==0.17.6" "mypy==2.4.1"
 # pytest processes for `make test` and `make smoke` (pytest-xdist; each its own Spark JVM), a file
 # per process at a time so module fixtures are made once; PYTEST_WORKERS=1 runs in this process.
 PYTEST_WORKERS ?= 2
@@ -70,12 +73,12 @@ java:
 	  echo "Java 17+ is required, found: $$(java -version 2>&1 | head -1). apt-get install openjdk-17-jdk-headless"; exit 1; }
 
 # The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
-# the build backend and test tools.
+# the build backend, test tools and the pinned linters (`make lint`).
 $(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(VENV_PINS)
+	$(PY) -m pip install --progress-bar off "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(LINT_TOOLS) $(VENV_PINS)
 	@touch $@
 
 venv: $(VENV)/.deps

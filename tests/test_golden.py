@@ -7,9 +7,18 @@ import difflib
 import os
 
 import pytest
-
-from golden import (INPUTS, RESULTS, default_line, expected_result, record_result, render,
-                    run_statement, running_line, statements, version_property)
+from golden import (
+    INPUTS,
+    RESULTS,
+    default_line,
+    expected_result,
+    record_result,
+    render,
+    run_statement,
+    running_line,
+    statements,
+    version_property,
+)
 
 CASES = sorted(p.stem for p in INPUTS.glob("*.sql"))
 
@@ -17,18 +26,25 @@ CASES = sorted(p.stem for p in INPUTS.glob("*.sql"))
 @pytest.mark.parametrize("name", CASES)
 def test_golden_file(spark, name: str):
     session = spark.newSession()
-    actual = "\n".join(render(sql, run_statement(session, sql))
-                       for sql in statements((INPUTS / f"{name}.sql").read_text()))
+    actual = "\n".join(
+        render(sql, run_statement(session, sql))
+        for sql in statements((INPUTS / f"{name}.sql").read_text())
+    )
     line = running_line()
     if os.environ.get("COLSEM_GOLDEN_REGENERATE") == "1":
         record_result(name, line, actual)
     expected_path = expected_result(name, line)
     if not expected_path.exists():
-        pytest.fail(f"{expected_path} is missing: run with COLSEM_GOLDEN_REGENERATE=1 and review it")
+        pytest.fail(
+            f"{expected_path} is missing: run with COLSEM_GOLDEN_REGENERATE=1 and review it"
+        )
     expected = expected_path.read_text()
     if actual != expected:
-        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                            "expected", "actual"))
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(True), actual.splitlines(True), "expected", "actual"
+            )
+        )
         pytest.fail(f"{name}.sql differs from {expected_path.relative_to(RESULTS)}:\n{diff}")
 
 
