@@ -50,14 +50,15 @@ SMOKE_TESTS := tests/test_ways_in.py \
   tests/test_respond.py::test_bank_example_jdbc \
   tests/test_spark_internals.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint check test smoke formats demo bench naming-golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
-	@echo "make check          the fast loop: layers, harness units, golden files, bad input (one session, minutes)"
+	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package (seconds)"
+	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make formats        star strategies on real Delta Lake and Iceberg tables (Spark $(FORMATS_LINE))"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
@@ -137,10 +138,19 @@ pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
-# The fast loop while changing a rule: the import graph, the corpus harness's classification, every
-# golden file and the bad-input errors, in one pytest process (one Spark session).
+# Formatting, lint and types of the Python (settings in pyproject.toml; docs/development.md says
+# how to fix a finding): seconds, so first in `make check` and in CI.
+lint: venv
+	@echo "==> ruff format --check, ruff check, mypy ($(VENV))"
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+# The fast loop while changing a rule: lint, then the import graph, the corpus harness's
+# classification, every golden file and the bad-input errors, in one pytest process (one Spark
+# session).
 CHECK_TESTS := tests/test_layers.py tests/test_peer.py tests/test_golden.py tests/test_bad_input.py
-check: install
+check: lint install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest -m "not corpus" $(CHECK_TESTS) $(PYTEST_ARGS)
 

@@ -43,7 +43,8 @@ def _package() -> dict[str, Any]:
             f"{path} is missing: this colsem install has no jar. Install colsem from a wheel or "
             "with `pip install .` (which compiles the jars), or run `make jar` in a checkout."
         )
-    return json.loads(path.read_text(encoding="utf-8"))
+    info: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return info
 
 
 def package_version() -> str:

@@ -26,12 +26,16 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ._respond import ColsemResponseError, _pieces, loads, respond_iter
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.connect.shell.progress import ProgressHandler, StageInfo
 
 OUTPUT_FORMATS = ("table", "jdbc", "json", "csv")
 READERS = {".parquet": "parquet", ".json": "json", ".jsonl": "json", ".csv": "csv", ".orc": "orc"}
@@ -114,7 +118,7 @@ def _pair(text: str, what: str) -> list[str]:
     return [name.strip(), value.strip()]
 
 
-def build_session(args: argparse.Namespace) -> Any:
+def build_session(args: argparse.Namespace) -> SparkSession:
     from pyspark.sql import SparkSession
 
     from . import configure
@@ -144,7 +148,7 @@ def build_session(args: argparse.Namespace) -> Any:
     return spark
 
 
-def _remote_session(args: argparse.Namespace, confs: dict[str, str]) -> Any:
+def _remote_session(args: argparse.Namespace, confs: dict[str, str]) -> SparkSession:
     """A Spark Connect session. What only a starting Spark can take is refused by name before
     connecting; each --conf is set in the session, and one the server refuses is an error."""
     from pyspark.errors import PySparkException
@@ -207,7 +211,7 @@ def _has_parquet(folder: Path) -> bool:
     return any(p.suffix == ".parquet" for p in folder.rglob("*.parquet"))
 
 
-def register_warehouse(spark: Any, warehouse: Path) -> None:
+def register_warehouse(spark: SparkSession, warehouse: Path) -> None:
     """Folders of parquet files under the warehouse become (external) tables of the session's
     catalog: a local session's in-memory catalog forgets the tables of earlier sessions."""
     if not warehouse.is_dir():
@@ -223,12 +227,12 @@ def register_warehouse(spark: Any, warehouse: Path) -> None:
             _create_table(spark, f"`{entry.name}`", entry)
 
 
-def _create_table(spark: Any, name: str, location: Path) -> None:
+def _create_table(spark: SparkSession, name: str, location: Path) -> None:
     path = str(location.resolve()).replace("'", "\\'")
     spark.sql(f"CREATE TABLE IF NOT EXISTS {name} USING parquet LOCATION '{path}'")
 
 
-def register_view(spark: Any, spec: str, remote: bool = False) -> None:
+def register_view(spark: SparkSession, spec: str, remote: bool = False) -> None:
     """A temporary view over a file or folder. Over Spark Connect the server reads the path,
     which this machine may not see: a path without a known suffix is read as parquet there."""
     name, path_text = _pair(spec, "--view")
@@ -260,7 +264,9 @@ def _clear_progress(stream: TextIO) -> None:
     stream.flush()
 
 
-def progress(spark: Any, stream: TextIO, delay: float) -> contextlib.AbstractContextManager[Any]:
+def progress(
+    spark: SparkSession, stream: TextIO, delay: float
+) -> contextlib.AbstractContextManager[Any]:
     """The stage progress line of a local session (Spark's status tracker) or of a Spark Connect
     one (the server's progress reports, PySpark 4; a 3.5 Connect client gets none)."""
     if not type(spark).__module__.startswith("pyspark.sql.connect"):
@@ -273,7 +279,9 @@ def progress(spark: Any, stream: TextIO, delay: float) -> contextlib.AbstractCon
 class Progress:
     """One stderr line for the stages of the running query, from Spark's status tracker."""
 
-    def __init__(self, spark: Any, stream: TextIO, delay: float, interval: float = 0.1) -> None:
+    def __init__(
+        self, spark: SparkSession, stream: TextIO, delay: float, interval: float = 0.1
+    ) -> None:
         self._tracker = spark.sparkContext.statusTracker()
         self._stream = stream
         self._delay = delay
@@ -313,9 +321,10 @@ class Progress:
 
 class ConnectProgress:
     """The same stderr line from the progress reports a Spark Connect server sends while it runs
-    an operation (every spark.connect.progress.reportInterval, a server setting)."""
+    an operation (every spark.connect.progress.reportInterval, a server setting). A
+    ``ProgressHandler`` by its call signature: that class exists only from PySpark 4."""
 
-    def __init__(self, spark: Any, stream: TextIO, delay: float) -> None:
+    def __init__(self, spark: SparkSession, stream: TextIO, delay: float) -> None:
         self._spark = spark
         self._stream = stream
         self._delay = delay
@@ -323,17 +332,17 @@ class ConnectProgress:
 
     def __enter__(self) -> ConnectProgress:
         self._started = time.monotonic()
-        self._spark.registerProgressHandler(self)
+        self._spark.registerProgressHandler(cast("ProgressHandler", self))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._spark.removeProgressHandler(self)
+        self._spark.removeProgressHandler(cast("ProgressHandler", self))
         if self._shown:
             _clear_progress(self._stream)
 
     def __call__(
         self,
-        stages: Iterable[Any] | None,
+        stages: Iterable[StageInfo] | None,
         inflight_tasks: int,
         operation_id: str | None,
         done: bool,
@@ -379,7 +388,7 @@ def _json_text(value: Any) -> str:
     return str(value)
 
 
-def _rows(df: Any, fetch_size: int) -> Iterable[Any]:
+def _rows(df: DataFrame, fetch_size: int) -> Iterator[tuple[str, Any]]:
     """("schema", names) then every row as a list of Python values."""
     for kind, payload in _pieces(df, "jdbc", "spark", "null", fetch_size):
         if kind == "head":
@@ -389,7 +398,7 @@ def _rows(df: Any, fetch_size: int) -> Iterable[Any]:
                 yield "row", loads(text)
 
 
-def write_table(df: Any, out: TextIO, fetch_size: int) -> None:
+def write_table(df: DataFrame, out: TextIO, fetch_size: int) -> None:
     names: list[str] = []
     cells: list[list[str]] = []
     for kind, payload in _rows(df, fetch_size):
@@ -409,7 +418,7 @@ def write_table(df: Any, out: TextIO, fetch_size: int) -> None:
     out.write(f"({len(cells)} row{'' if len(cells) == 1 else 's'})\n")
 
 
-def write_csv(df: Any, out: TextIO, fetch_size: int) -> None:
+def write_csv(df: DataFrame, out: TextIO, fetch_size: int) -> None:
     writer = csv.writer(out, lineterminator="\n")
     for kind, payload in _rows(df, fetch_size):
         if kind == "schema":
@@ -448,7 +457,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
 
 def _run_statements(
-    spark: Any,
+    spark: SparkSession,
     statements: list[str],
     args: argparse.Namespace,
     out: TextIO,

@@ -9,10 +9,13 @@ import warnings
 from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._build import ColsemError, build_info, jar_path
 from ._versions import check_pyspark_version
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 JARS_KEY = "spark.jars"
 PACKAGES_KEY = "spark.jars.packages"
@@ -94,7 +97,7 @@ def _api_mode(options: Mapping[str, Any]) -> str:
     return mode if mode in ("classic", "connect") else str(default_api_mode())
 
 
-def session_target(builder: Any) -> Target:
+def session_target(builder: SparkSession.Builder) -> Target:
     """The rule of PySpark's ``SparkSession.Builder.getOrCreate`` (3.5 to 4.3): a Connect URL
     (spark.remote or SPARK_REMOTE) starting with ``local``, or, under spark.api.mode=connect, a
     master that is not ``sc://`` (spark.master, MASTER, else ``local``), starts a local server."""
@@ -126,7 +129,9 @@ def _running_jvm_has_colsem() -> bool | None:
             return None
         # Started by spark-submit: the JVM runs already; connecting to it sends no conf.
         SparkContext._ensure_initialized()
-    jvm = SparkContext._gateway.jvm
+    gateway = SparkContext._gateway
+    assert gateway is not None  # _ensure_initialized joined the running JVM
+    jvm = gateway.jvm
     loader = jvm.java.lang.Thread.currentThread().getContextClassLoader()
     try:
         jvm.java.lang.Class.forName(build_info().extension_class, False, loader)
@@ -157,7 +162,9 @@ def _hide_static_settings_warnings() -> None:
     )
 
 
-def configure(builder: Any, conf: Mapping[str, str] | None = None) -> Any:
+def configure(
+    builder: SparkSession.Builder, conf: Mapping[str, str] | None = None
+) -> SparkSession.Builder:
     """Add colsem to a ``SparkSession.builder`` and return it.
 
     Appends the bundled jar to ``spark.jars`` and ``io.colsem.ColsemExtensions`` to
@@ -206,7 +213,7 @@ def configure(builder: Any, conf: Mapping[str, str] | None = None) -> Any:
 _warned: list[str] = []
 
 
-def autoconfigure(builder: Any) -> None:
+def autoconfigure(builder: SparkSession.Builder) -> None:
     """What the import hook runs before every getOrCreate that may start a JVM: configure, never
     raise."""
     if (

@@ -27,13 +27,21 @@ import json
 import uuid
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ._build import ColsemError
 
-FORMATS = ("jdbc", "json")
-TYPE_SYSTEMS = ("spark", "opensearch")
-MISSING_POLICIES = ("omit", "null")
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame
+    from pyspark.sql.types import DataType
+
+# The options' values: typed for checked callers, checked at run time for the others (_check).
+Format = Literal["jdbc", "json"]
+TypeSystem = Literal["spark", "opensearch"]
+MissingPolicy = Literal["omit", "null"]
+FORMATS: tuple[Format, ...] = get_args(Format)
+TYPE_SYSTEMS: tuple[TypeSystem, ...] = get_args(TypeSystem)
+MISSING_POLICIES: tuple[MissingPolicy, ...] = get_args(MissingPolicy)
 
 # Lossless text for the types whose default JSON rendering is lossy or not ISO-8601: microseconds
 # and the session time zone's offset for TIMESTAMP, microseconds for TIMESTAMP_NTZ. Nested structs
@@ -72,7 +80,7 @@ class ColsemResponseError(ColsemError):
     """A response cannot be built as asked; the message says why and what to do."""
 
 
-def type_name(data_type: Any, types: str = "spark") -> str:
+def type_name(data_type: DataType, types: TypeSystem = "spark") -> str:
     """The ``type`` of a schema entry: Spark's type names (``integer``, ``long``,
     ``decimal(10,2)``, ``array<string>``, ``struct<a:integer>``) or OpenSearch SQL's (``integer``,
     ``long``, ``double``, ``keyword``, ``timestamp``, ``object``, ``nested``)."""
@@ -105,7 +113,7 @@ def type_name(data_type: Any, types: str = "spark") -> str:
     return _spark_atomic_name(data_type)
 
 
-def _spark_atomic_name(data_type: Any) -> str:
+def _spark_atomic_name(data_type: DataType) -> str:
     from pyspark.sql import types as T
 
     if isinstance(
@@ -125,7 +133,7 @@ def _spark_atomic_name(data_type: Any) -> str:
     return data_type.typeName()
 
 
-def schema_of(df: Any, types: str = "spark") -> list[dict[str, str]]:
+def schema_of(df: DataFrame, types: TypeSystem = "spark") -> list[dict[str, str]]:
     """``[{"name": ..., "type": ...}]`` from the DataFrame's analyzed schema."""
     try:
         fields = df.schema.fields
@@ -166,12 +174,12 @@ def _no_colsem_error(exc: Exception) -> bool:
     ) and f"`{WITH_PRESENCE}`" in str(exc)
 
 
-def _is_connect(df: Any) -> bool:
+def _is_connect(df: DataFrame) -> bool:
     return type(df).__module__.startswith("pyspark.sql.connect")
 
 
 @contextlib.contextmanager
-def _with_presence(df: Any) -> Iterator[tuple[Any, list[int]]]:
+def _with_presence(df: DataFrame) -> Iterator[tuple[DataFrame, list[int]]]:
     """The DataFrame with its present columns appended, computed where Spark runs by
     ``colsem_with_presence``, and for each column of ``df`` its present column's ordinal (or -1).
     The result is good until the context exits."""
@@ -226,7 +234,9 @@ def _with_presence(df: Any) -> Iterator[tuple[Any, list[int]]]:
 
 
 @contextlib.contextmanager
-def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Iterator[Any]:
+def rendered_rows(
+    df: DataFrame, format: Format = "jdbc", missing: MissingPolicy = "omit"
+) -> Iterator[DataFrame]:
     """A one-column DataFrame (``row``, a string): each row of ``df`` as its JSON text, an array
     (``jdbc``) or an object without its MISSING values (``json``). Read it inside the context."""
     from pyspark.sql import functions as F
@@ -270,7 +280,7 @@ def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Itera
         yield source.select(row.alias("row"))
 
 
-def _value_json(column: Any, data_type: Any) -> Any:
+def _value_json(column: Column, data_type: DataType) -> Column:
     """JSON text of one value. ``to_json(array(v))`` is ``[<v as JSON>]`` for every type Spark can
     write as JSON; the brackets are cut off. Spark writes a FLOAT inside JSON as the double it
     widens to (1.1 -> 1.100000023841858) and a decimal with Java's BigDecimal text (1.0E-7); a
@@ -293,7 +303,7 @@ def _value_json(column: Any, data_type: Any) -> Any:
 
 
 def _pieces(
-    df: Any, format: str, types: str, missing: str, fetch_size: int
+    df: DataFrame, format: Format, types: TypeSystem, missing: MissingPolicy, fetch_size: int
 ) -> Iterator[tuple[str, Any]]:
     """("head", text), ("rows", [row texts]) per batch of at most fetch_size rows, then
     ("tail", count)."""
@@ -320,11 +330,11 @@ def _pieces(
 
 
 def respond_iter(
-    df: Any,
-    format: str = "jdbc",
-    types: str = "spark",
+    df: DataFrame,
+    format: Format = "jdbc",
+    types: TypeSystem = "spark",
     fetch_size: int = 1000,
-    missing: str = "omit",
+    missing: MissingPolicy = "omit",
 ) -> Iterator[str]:
     """The response document as JSON text, in pieces: the schema first, then one piece per
     ``fetch_size`` rows, then ``total``/``size``/``status``. Concatenated they are one JSON
@@ -348,7 +358,12 @@ def respond_iter(
             yield f'],"total":{payload},"size":{payload},"status":200}}'
 
 
-def respond_text(df: Any, format: str = "jdbc", types: str = "spark", missing: str = "omit") -> str:
+def respond_text(
+    df: DataFrame,
+    format: Format = "jdbc",
+    types: TypeSystem = "spark",
+    missing: MissingPolicy = "omit",
+) -> str:
     """The whole response document as one JSON string (see :func:`respond_iter`)."""
     return "".join(respond_iter(df, format, types, missing=missing))
 
@@ -360,10 +375,10 @@ def loads(text: str) -> Any:
 
 
 def respond(
-    df: Any,
-    format: str = "jdbc",
-    types: str = "spark",
-    missing: str = "omit",
+    df: DataFrame,
+    format: Format = "jdbc",
+    types: TypeSystem = "spark",
+    missing: MissingPolicy = "omit",
     fetch_size: int | None = None,
 ) -> dict[str, Any]:
     """The response as a dict: ``{"schema", "datarows", "total", "size", "status"}``.

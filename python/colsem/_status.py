@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
-def status(spark: Any) -> dict[str, str]:
+def status(spark: SparkSession) -> dict[str, str]:
     """Whether colsem is active in ``spark`` (classic or Connect), its version, the Spark line it
     was built for and every ``spark.colsem.*`` setting. ``{"active": "false", ...}`` when the
     session has no colsem."""
