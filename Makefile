@@ -8,8 +8,6 @@ version = $(shell sed -n 's/^$(subst .,\.,$(1))=//p' $(VERSIONS))
 comma := ,
 LINES := $(subst $(comma), ,$(call version,lines))
 DEFAULT_LINE := $(call version,default.line)
-# Lines whose shim folders are named in versions.properties (line.<L>.shims): the ones that build.
-PORTED_LINES := $(strip $(foreach l,$(LINES),$(if $(call version,line.$(l).shims),$(l))))
 # SPARK=<line> picks the Spark line of the venv, pytest, sbt-test and smoke (default.line: .venv;
 # any other line: .venv-<line>, with that line's pyspark).
 SPARK ?= $(DEFAULT_LINE)
@@ -29,7 +27,7 @@ SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/s
 sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
-SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties LICENSE NOTICE pyproject.toml
+SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
 PYTEST_ARGS ?=
 # The formatter, linter and type checker `make lint` runs, pinned so a new release's rules never
 # fail a build that passed (settings in pyproject.toml's [tool.ruff] and [tool.mypy]).
@@ -84,14 +82,14 @@ $(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
 
 venv: $(VENV)/.deps
 
-# Every ported line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
+# Every line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
 jar: venv
 	$(PY) python/build_jar.py $(JAR_ARGS)
 
 # Installs the package the way a user's `pip install .` does (the build hook compiles one jar per
 # line; each line's Spark jars come from the installed pyspark or ~/.cache/colsem).
 $(VENV)/.installed: $(VENV)/.deps $(SOURCES)
-	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(PORTED_LINES) into the package)"
+	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(LINES) into the package)"
 	$(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
 	@touch $@
 
@@ -100,7 +98,7 @@ install: $(VENV)/.installed
 wheel: venv
 	$(PY) -m build --wheel --no-isolation --outdir dist .
 
-# dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each ported
+# dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each
 # line's bundle for Maven Central (jar, -sources, -javadoc, POM, .md5/.sha1), all of version
 # colsem.version (python/release.py; uploading them is docs/releasing.md).
 dist: venv
@@ -122,9 +120,9 @@ sbt-test: venv sbt
 	@echo "==> sbt test on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
 	$(call sbt,$(SPARK)) test
 
-# colsem-spark-<line>_<scala> for every ported line, each compiled by its own sbt run.
+# colsem-spark-<line>_<scala> for every line, each compiled by its own sbt run.
 publish-local: venv sbt
-	@for line in $(PORTED_LINES); do \
+	@for line in $(LINES); do \
 	  echo "==> sbt publishM2 of Spark $$line -> $(M2)"; \
 	  $(call sbt,$$line) publishM2 || exit 1; \
 	done

@@ -12,6 +12,7 @@ Used three ways, all through :func:`build_jars`:
 
 Lines and their versions come from ``jvm/versions.properties``. Line L compiles
 ``jvm/src/main/scala`` plus the folders ``line.L.shims`` names under ``jvm/src/main/shims/``, with
+the scalac options of ``jvm/compile.properties`` (folders and options build.sbt reads too) and
 the Scala compiler and Spark jars of pyspark ``line.L.spark.version``. Those jars are found, in
 this order: ``$COLSEM_SPARK_JARS_<L>`` (``L`` with ``_`` for ``.``, e.g. ``COLSEM_SPARK_JARS_3_5``);
 ``$COLSEM_SPARK_JARS`` when it holds that Spark version; the pyspark installed in this Python when
@@ -42,17 +43,20 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+# The build's interpreter has packaging: hatchling requires it (and pyproject.toml's build-system).
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
+
 ROOT = Path(__file__).resolve().parent.parent
 VERSIONS_FILE = ROOT / "jvm" / "versions.properties"
 # URLs, SCM, licence and developers for the POMs and the wheel's metadata.
 PROJECT_FILE = ROOT / "jvm" / "project.properties"
-# Put into every jar's META-INF (and the wheel's and the sdist's licence files).
-LICENSE_FILES = [ROOT / "LICENSE", ROOT / "NOTICE"]
+# Source folders and scalac options of every line, as build.sbt compiles them.
+COMPILE_FILE = ROOT / "jvm" / "compile.properties"
 # Scaladoc of each line's sources, reused while the sources are unchanged (make dist).
 JAVADOC_DIR = ROOT / "build" / "javadoc"
 BUILD_PROPERTIES = "io/colsem/colsem-build.properties"
 JAR_DIR = ROOT / "python" / "colsem" / "jars"
-SHIMS_DIR = ROOT / "jvm" / "src" / "main" / "shims"
 EXTENSION_CLASS = "io.colsem.ColsemExtensions"
 # Keys of one line's flat view (line_versions) that go into the jar's colsem-build.properties.
 RECORDED_KEYS = [
@@ -80,6 +84,15 @@ def read_versions(path: Path = VERSIONS_FILE) -> dict[str, str]:
     return versions
 
 
+# How every line compiles (jvm/compile.properties).
+COMPILE = read_versions(COMPILE_FILE)
+SOURCES_DIR = ROOT / COMPILE["sources.dir"]
+SHIMS_DIR = ROOT / COMPILE["shims.dir"]
+RESOURCES_DIR = ROOT / COMPILE["resources.dir"]
+# Put into every jar's META-INF (and the wheel's and the sdist's licence files).
+LICENSE_FILES = [ROOT / name for name in COMPILE["meta-inf.files"].split()]
+
+
 def all_lines(versions: dict[str, str]) -> list[str]:
     """The Spark lines colsem supports, oldest first (``lines=``)."""
     return [line.strip() for line in versions["lines"].split(",") if line.strip()]
@@ -92,7 +105,7 @@ def default_line(versions: dict[str, str]) -> str:
 def line_versions(versions: dict[str, str], line: str) -> dict[str, str]:
     """One line's view of versions.properties, with the flat keys the build and the jar use:
     colsem.version, maven.group, spark.line, spark.version, scala.version, scala.binary,
-    pyspark.supported, shims (comma list, '' when the line has no shims yet)."""
+    pyspark.supported, shims (comma list)."""
     if line not in all_lines(versions):
         raise JarBuildError(
             f"Spark line {line!r} is not one of colsem's lines ({', '.join(all_lines(versions))}); "
@@ -102,9 +115,8 @@ def line_versions(versions: dict[str, str], line: str) -> dict[str, str]:
         "colsem.version": versions["colsem.version"],
         "maven.group": versions["maven.group"],
         "spark.line": line,
-        "shims": versions.get(f"line.{line}.shims", ""),
     }
-    for key in ("spark.version", "scala.version", "scala.binary", "pyspark.supported"):
+    for key in ("spark.version", "scala.version", "scala.binary", "pyspark.supported", "shims"):
         full = f"line.{line}.{key}"
         if full not in versions:
             raise JarBuildError(f"jvm/versions.properties has no {full}.")
@@ -112,8 +124,16 @@ def line_versions(versions: dict[str, str], line: str) -> dict[str, str]:
     return flat
 
 
-def _parse_version(version: str) -> tuple:
-    return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
+def _bound(versions: dict[str, str], line: str, operator: str) -> str:
+    """The version of the one ``operator`` clause (``>=`` or ``<``) of a line's pyspark range."""
+    spec = line_versions(versions, line)["pyspark.supported"]
+    bounds = [s.version for s in SpecifierSet(spec) if s.operator == operator]
+    if len(bounds) != 1:
+        raise JarBuildError(
+            f"line.{line}.pyspark.supported={spec} in jvm/versions.properties must have one "
+            f"{operator} clause (as >=4.3.0,<4.4)."
+        )
+    return bounds[0]
 
 
 def supported_union(versions: dict[str, str], lines: Sequence[str] | None = None) -> str:
@@ -123,15 +143,13 @@ def supported_union(versions: dict[str, str], lines: Sequence[str] | None = None
     minor line in between that colsem does not support excluded (``!=4.1.*``). Across a major
     version only the new major's skipped lines are excluded: 3.5 is the last 3.x line Spark
     released, so ``>=3.5.0,<4.4`` admits exactly 3.5 and 4.0-4.3."""
-    chosen = sorted(lines or all_lines(versions), key=_parse_version)
-    low = _parse_version(line_versions(versions, chosen[0])["pyspark.supported"].split(",")[0])
-    high = _parse_version(line_versions(versions, chosen[-1])["pyspark.supported"].split(",")[-1])
-    clauses = [f">={'.'.join(map(str, low))}"]
-    held = sorted({_parse_version(line)[:2] for line in chosen})
+    chosen = sorted(lines or all_lines(versions), key=Version)
+    clauses = [f">={_bound(versions, chosen[0], '>=')}"]
+    held = sorted({Version(line).release[:2] for line in chosen})
     for (major, minor), (next_major, next_minor) in zip(held, held[1:]):
         first = minor + 1 if major == next_major else 0  # 3.5 -> 4.x: 3.6+ does not exist
         clauses += [f"!={next_major}.{m}.*" for m in range(first, next_minor)]
-    clauses.append(f"<{'.'.join(map(str, high))}")
+    clauses.append(f"<{_bound(versions, chosen[-1], '<')}")
     return ",".join(clauses)
 
 
@@ -346,18 +364,8 @@ def shim_folders(lv: dict[str, str]) -> list[Path]:
     return folders
 
 
-def is_ported(lv: dict[str, str]) -> bool:
-    """Whether versions.properties says which shim folders line L compiles (line.L.shims)."""
-    return bool(lv["shims"].strip())
-
-
-def ported_lines(versions: dict[str, str]) -> list[str]:
-    """The lines a full build compiles: those with line.L.shims."""
-    return [line for line in all_lines(versions) if is_ported(line_versions(versions, line))]
-
-
 def source_roots(lv: dict[str, str]) -> list[Path]:
-    return [ROOT / "jvm" / "src" / "main" / "scala"] + shim_folders(lv)
+    return [SOURCES_DIR] + shim_folders(lv)
 
 
 def _sources(lv: dict[str, str]) -> list[Path]:
@@ -365,8 +373,7 @@ def _sources(lv: dict[str, str]) -> list[Path]:
 
 
 def _resources() -> list[Path]:
-    folder = ROOT / "jvm" / "src" / "main" / "resources"
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+    return sorted(p for p in RESOURCES_DIR.rglob("*") if p.is_file())
 
 
 def source_fingerprint(files: Iterable[Path], lv: dict[str, str]) -> str:
@@ -397,9 +404,11 @@ def build_properties(lv: dict[str, str], fingerprint: str) -> str:
 
 
 def scalac_options(lv: dict[str, str]) -> list[str]:
-    """The same options for every line; Scala 2.12 spells fatal warnings -Xfatal-warnings."""
-    fatal = "-Xfatal-warnings" if lv["scala.binary"] == "2.12" else "-Werror"
-    return ["-release", "17", "-deprecation", "-feature", "-unchecked", fatal]
+    """compile.properties' options for every line, then those of the line's Scala binary."""
+    return (
+        COMPILE["scalac.options"].split()
+        + COMPILE.get(f"scalac.options.{lv['scala.binary']}", "").split()
+    )
 
 
 def _compiler_jars(spark_jars: Path, lv: dict[str, str]) -> list[Path]:
@@ -444,14 +453,13 @@ def _compile(
 
 
 def _write_jar(jar: Path, classes: Path, lv: dict[str, str], fingerprint: str) -> None:
-    resources = ROOT / "jvm" / "src" / "main" / "resources"
     tmp = jar.with_suffix(".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("META-INF/MANIFEST.MF", _manifest(lv))
         for path in sorted(classes.rglob("*.class")):
             zf.write(path, str(path.relative_to(classes)))
         for path in _resources():
-            zf.write(path, str(path.relative_to(resources)))
+            zf.write(path, str(path.relative_to(RESOURCES_DIR)))
         _write_license_files(zf)
         zf.writestr(BUILD_PROPERTIES, build_properties(lv, fingerprint))
     tmp.replace(jar)
@@ -477,13 +485,9 @@ def _write_license_files(zf: zipfile.ZipFile) -> None:
 def build_line(line: str, out_dir: Path = JAR_DIR, force: bool = False) -> Path:
     """Build (or reuse) line ``line``'s jar in ``out_dir``."""
     lv = line_versions(read_versions(), line)
-    if not is_ported(lv):
-        raise JarBuildError(
-            f"Spark {line} has no line.{line}.shims in jvm/versions.properties yet."
-        )
     sources = _sources(lv)
     fingerprint = source_fingerprint(
-        sources + _resources() + LICENSE_FILES + [Path(__file__).resolve()], lv
+        sources + _resources() + LICENSE_FILES + [COMPILE_FILE, Path(__file__).resolve()], lv
     )
     out_dir.mkdir(parents=True, exist_ok=True)
     jar = out_dir / jar_name(lv)
@@ -528,7 +532,7 @@ def jar_record(jar: Path) -> dict[str, str]:
 def write_build_json(out_dir: Path, jars: Sequence[Path]) -> Path:
     """build.json: the package's version and one entry per bundled jar (oldest line first)."""
     versions = read_versions()
-    records = sorted((jar_record(j) for j in jars), key=lambda r: _parse_version(r["spark_line"]))
+    records = sorted((jar_record(j) for j in jars), key=lambda r: Version(r["spark_line"]))
     info = {
         "version": versions["colsem.version"],
         "extension_class": EXTENSION_CLASS,
@@ -545,29 +549,14 @@ def write_build_json(out_dir: Path, jars: Sequence[Path]) -> Path:
 
 
 def build_jars(
-    lines: Sequence[str] | None = None,
-    out_dir: Path = JAR_DIR,
-    force: bool = False,
-    skip_unported: bool = True,
+    lines: Sequence[str] | None = None, out_dir: Path = JAR_DIR, force: bool = False
 ) -> list[Path]:
     """Build every line in ``lines`` (default: all) into ``out_dir`` and write build.json listing
-    the jars there. A line with no ``line.L.shims`` yet is skipped with a message (an error when
-    it was asked for by name, ``skip_unported=False``). Jars of other lines already in ``out_dir``
-    stay (and stay listed) so ``--line 4.3`` rebuilds one jar of a multi-line package."""
+    the jars there. Jars of other lines already in ``out_dir`` stay (and stay listed) so
+    ``--line 4.3`` rebuilds one jar of a multi-line package."""
     versions = read_versions()
     wanted = list(lines) if lines else all_lines(versions)
-    built: list[Path] = []
-    for line in wanted:
-        lv = line_versions(versions, line)
-        if not is_ported(lv):
-            if not skip_unported:
-                raise JarBuildError(
-                    f"Spark {line} has no line.{line}.shims in jvm/versions.properties: "
-                    "its shims are not written yet."
-                )
-            _log(f"skipping Spark {line}: no line.{line}.shims in jvm/versions.properties yet")
-            continue
-        built.append(build_line(line, out_dir, force))
+    built = [build_line(line, out_dir, force) for line in wanted]
     current = {jar_name(line_versions(versions, line)) for line in all_lines(versions)}
     for stale in out_dir.glob("*.jar"):
         if stale.name not in current or not read_jar_properties(stale):
@@ -644,11 +633,6 @@ def publish_m2(line: str, repo: Path) -> Path:
     """Builds (or reuses) a line's jar and puts it with its POM into the Maven repository ``repo``
     (the layout ``sbt publishM2`` writes); returns the folder."""
     lv = line_versions(read_versions(), line)
-    if not is_ported(lv):
-        raise JarBuildError(
-            f"Spark {line} has no line.{line}.shims in jvm/versions.properties: "
-            "its shims are not written yet."
-        )
     jar = build_line(line)
     folder = maven_folder(repo, lv)
     folder.mkdir(parents=True, exist_ok=True)
@@ -683,9 +667,8 @@ def write_sources_jar(lv: dict[str, str], jar: Path) -> Path:
     with zipfile.ZipFile(jar, "w", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("META-INF/MANIFEST.MF", _manifest(lv))
         _write_license_files(zf)
-        resources = ROOT / "jvm" / "src" / "main" / "resources"
         for root, path in [(r, p) for r in source_roots(lv) for p in sorted(r.rglob("*.scala"))] + [
-            (resources, p) for p in _resources()
+            (RESOURCES_DIR, p) for p in _resources()
         ]:
             name = str(path.relative_to(root))
             if name in written:
@@ -821,7 +804,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.get:
             print(line_versions(versions, lines[0] if lines else default_line(versions))[args.get])
             return 0
-        for jar in build_jars(lines or None, args.out, force=args.force, skip_unported=not lines):
+        for jar in build_jars(lines or None, args.out, force=args.force):
             print(jar)
     except JarBuildError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -33,7 +33,7 @@ class ColsemMetadataHook(MetadataHookInterface):
         # whole pyspark over a pyspark-client install (pyproject.toml).
         metadata["optional-dependencies"] = {
             "pyspark": [
-                f"pyspark{build_jar.supported_union(versions, build_jar.ported_lines(versions))}"
+                f"pyspark{build_jar.supported_union(versions, build_jar.all_lines(versions))}"
             ],
             "test": TEST_REQUIREMENTS,
         }

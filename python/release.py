@@ -64,6 +64,7 @@ SDIST_NEEDS = [
     "CHANGELOG.md",
     "jvm/versions.properties",
     "jvm/project.properties",
+    "jvm/compile.properties",
     "python/build_jar.py",
     "python/hatch_hooks.py",
     "python/colsem/__init__.py",
@@ -109,9 +110,9 @@ def changelog_version(path: Path = CHANGELOG) -> str | None:
     return None
 
 
-def ported_line_versions() -> list[dict[str, str]]:
+def all_line_versions() -> list[dict[str, str]]:
     versions = build_jar.read_versions()
-    return [build_jar.line_versions(versions, line) for line in build_jar.ported_lines(versions)]
+    return [build_jar.line_versions(versions, line) for line in build_jar.all_lines(versions)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -120,7 +121,7 @@ def ported_line_versions() -> list[dict[str, str]]:
 
 def build(out: Path = DIST) -> None:
     """The sdist and wheel (``python -m build`` with this venv's hatchling; the wheel's jars are
-    compiled or reused by fingerprint) and each ported line's Maven bundle, into a clean ``out``."""
+    compiled or reused by fingerprint) and each line's Maven bundle, into a clean ``out``."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     started = time.monotonic()
@@ -139,7 +140,7 @@ def build(out: Path = DIST) -> None:
         ],
         check=True,
     )
-    for lv in ported_line_versions():
+    for lv in all_line_versions():
         _log(f"Maven bundle of {build_jar.maven_coordinate(lv)}")
         build_jar.publish_bundle(lv["spark.line"], out / "maven")
     _log(f"dist built in {time.monotonic() - started:.0f}s")
@@ -311,11 +312,11 @@ def archive_problems(dist: Path) -> list[str]:
                 if f"{info}/licenses/{p.name}" in names
             },
         )
-        wanted = {f"colsem/jars/{build_jar.jar_name(lv)}" for lv in ported_line_versions()}
+        wanted = {f"colsem/jars/{build_jar.jar_name(lv)}" for lv in all_line_versions()}
         carried = {n for n in names if n.startswith("colsem/jars/") and n.endswith(".jar")}
         if carried != wanted:
             problems.append(f"{wheel.name}: carries {sorted(carried)}, expected {sorted(wanted)}")
-        for lv in ported_line_versions():
+        for lv in all_line_versions():
             problems += bundle_problems(dist / "maven", lv, whl)
     with tarfile.open(sdist) as tar:
         top = f"colsem-{v}/"

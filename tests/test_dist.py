@@ -20,7 +20,7 @@ from conftest import DIST_DIR, ROOT, SESSION_PRELUDE, installed_colsem, result_o
 DIST = Path(DIST_DIR or "")
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
-PORTED = build_jar.ported_lines(VERSIONS)
+LINES = build_jar.all_lines(VERSIONS)
 # A lateral alias inside a window: vanilla Spark refuses it (LATERAL_COLUMN_ALIAS_IN_WINDOW), so
 # these rows come from colsem.
 LATERAL_WINDOW_SQL = (
@@ -42,7 +42,7 @@ def test_colsem_is_the_wheel_from_dist():
         packaged = [n for n in wheel.namelist() if not n.endswith("/") and ".dist-info/" not in n]
         assert {
             f"colsem/jars/{build_jar.jar_name(build_jar.line_versions(VERSIONS, line))}"
-            for line in PORTED
+            for line in LINES
         } <= set(packaged)
         assert [n for n in packaged if (site / n).read_bytes() != wheel.read(n)] == []
 
@@ -60,10 +60,10 @@ def test_info_lists_the_bundled_jars():
         pyspark.__version__,
         build_jar.jar_name(lv),
     )
-    assert info["pyspark_supported"] == build_jar.supported_union(VERSIONS, PORTED)
-    assert [j["spark_line"] for j in info["jars"]] == PORTED
+    assert info["pyspark_supported"] == build_jar.supported_union(VERSIONS, LINES)
+    assert [j["spark_line"] for j in info["jars"]] == LINES
     assert [j["maven_coordinate"] for j in info["jars"]] == [
-        build_jar.maven_coordinate(build_jar.line_versions(VERSIONS, line)) for line in PORTED
+        build_jar.maven_coordinate(build_jar.line_versions(VERSIONS, line)) for line in LINES
     ]
 
 

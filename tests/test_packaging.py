@@ -16,7 +16,7 @@ from build_jar_access import build_jar, line_versions, read_versions, running_li
 from conftest import ROOT
 
 VERSIONS = read_versions()
-PORTED = build_jar.ported_lines(VERSIONS)
+LINES = build_jar.all_lines(VERSIONS)
 
 
 def test_build_needs_no_pyspark_requirement():
@@ -25,10 +25,10 @@ def test_build_needs_no_pyspark_requirement():
     assert 'requires = ["hatchling>=1.27", "pip"]' in build_system
 
 
-def test_installed_package_has_one_jar_per_ported_line():
-    assert [b.spark_line for b in colsem.builds()] == PORTED
+def test_installed_package_has_one_jar_per_line():
+    assert [b.spark_line for b in colsem.builds()] == LINES
     assert colsem.__version__ == VERSIONS["colsem.version"]
-    assert colsem.pyspark_supported() == build_jar.supported_union(VERSIONS, PORTED)
+    assert colsem.pyspark_supported() == build_jar.supported_union(VERSIONS, LINES)
     for info in colsem.builds():
         lv = line_versions(VERSIONS, info.spark_line)
         artifact = f"colsem-spark-{info.spark_line}_{lv['scala.binary']}"
@@ -51,7 +51,7 @@ def test_the_running_pyspark_gets_its_lines_jar():
     assert Path(colsem.jar_path()).name == info.jar
 
 
-@pytest.mark.parametrize("line", PORTED)
+@pytest.mark.parametrize("line", LINES)
 def test_jar_contents(line: str):
     info = next(b for b in colsem.builds() if b.spark_line == line)
     with zipfile.ZipFile(Path(colsem.__file__).parent / "jars" / info.jar) as jar:
@@ -141,7 +141,7 @@ def test_wheel_from_source_contains_jar_and_hook(tmp_path: Path):
     assert pyspark_extra == [
         (
             "pyspark",
-            str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, PORTED)}").specifier),
+            str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, LINES)}").specifier),
         )
     ]
 

@@ -13,7 +13,7 @@ from conftest import ROOT
 
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
-PORTED = build_jar.ported_lines(VERSIONS)
+LINES = build_jar.all_lines(VERSIONS)
 
 
 def test_the_changelogs_newest_heading_is_the_version():
@@ -36,7 +36,7 @@ def test_the_wheel_takes_the_version_and_the_project_urls_from_the_properties():
     }
 
 
-@pytest.mark.parametrize("line", PORTED)
+@pytest.mark.parametrize("line", LINES)
 def test_each_pom_has_what_maven_central_requires(line: str, tmp_path: Path):
     lv = line_versions(VERSIONS, line)
     pom = tmp_path / "colsem.pom"
@@ -51,7 +51,7 @@ def test_each_pom_has_what_maven_central_requires(line: str, tmp_path: Path):
 
 
 def test_the_pom_check_names_the_file_and_each_missing_element(tmp_path: Path):
-    lv = line_versions(VERSIONS, PORTED[-1])
+    lv = line_versions(VERSIONS, LINES[-1])
     text = build_jar.pom(lv)
     scm = text[text.index("    <scm>") : text.index("</scm>") + len("</scm>\n")]
     broken = (

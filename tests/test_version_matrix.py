@@ -19,7 +19,6 @@ from packaging.specifiers import SpecifierSet
 
 VERSIONS = read_versions()
 LINES = build_jar.all_lines(VERSIONS)
-PORTED = build_jar.ported_lines(VERSIONS)
 EXT = "io.colsem.ColsemExtensions"
 LINKAGE_ERRORS = (
     "NoSuchMethodError",
@@ -170,14 +169,15 @@ def test_unknown_line_is_refused(capsys: pytest.CaptureFixture):
     )
 
 
-def test_a_line_without_shims_is_skipped_or_refused_by_name(tmp_path: Path, monkeypatch, capsys):
-    unported = {k: v for k, v in VERSIONS.items() if k != "line.4.3.shims"}
-    monkeypatch.setattr(build_jar, "read_versions", lambda path=None: unported)
-    with pytest.raises(build_jar.JarBuildError, match="Spark 4.3 has no line.4.3.shims"):
-        build_jar.build_jars(["4.3"], tmp_path, skip_unported=False)
-    monkeypatch.setattr(build_jar, "ported_lines", lambda versions: [])
-    assert build_jar.build_jars(["4.3"], tmp_path) == []
-    assert "skipping Spark 4.3: no line.4.3.shims" in capsys.readouterr().err
+def test_every_line_names_its_shim_folders(monkeypatch, capsys):
+    # A line in lines= without line.<L>.shims is an error, as any other missing key of a line: a
+    # build never leaves a line out of the wheel.
+    without = {k: v for k, v in VERSIONS.items() if k != "line.4.3.shims"}
+    monkeypatch.setattr(build_jar, "read_versions", lambda path=None: without)
+    assert build_jar.main(["--line", "4.3"]) == 1
+    assert capsys.readouterr().err == "error: jvm/versions.properties has no line.4.3.shims.\n"
+    with pytest.raises(build_jar.JarBuildError, match="^jvm/versions.properties has no line.4.3"):
+        build_jar.supported_union(without)
 
 
 def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeypatch):
@@ -218,9 +218,9 @@ def test_make_switch_picks_the_lines_venv_and_sbt_line():
     assert ".venv/bin/python -m pytest" in default and ".venv-" not in default
 
 
-def test_make_publish_local_publishes_every_ported_line():
+def test_make_publish_local_publishes_every_line():
     out = make_dry_run("publish-local").stdout
-    assert f"for line in {' '.join(PORTED)}; do" in out
+    assert f"for line in {' '.join(LINES)}; do" in out
 
 
 def test_make_smoke_runs_the_smoke_selection():

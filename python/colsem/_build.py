@@ -78,7 +78,12 @@ def _clauses(spec: str) -> list[tuple[str, str]]:
 
 def is_supported(version: str, spec: str) -> bool:
     """Whether ``version`` satisfies the PEP 440 specifier set ``spec`` (the subset colsem writes:
-    >=, <=, ==, <, > and !=X.Y.*; pre-releases count as their release, so 4.3.0.dev1 is 4.3)."""
+    >=, <=, ==, <, > and !=X.Y.*; pre-releases count as their release, so 4.3.0.dev1 is 4.3).
+
+    Not packaging's SpecifierSet: colsem has no required dependency (it installs beside
+    pyspark-client), and packaging comes with neither pyspark. This is the one matcher; the build
+    (python/build_jar.py) writes ranges with packaging, and tests/test_version_matrix.py holds this
+    to packaging's answers."""
     running = _parse(version)
     ops = {
         ">=": lambda a, b: a >= b,
