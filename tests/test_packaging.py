@@ -22,7 +22,7 @@ LINES = build_jar.all_lines(VERSIONS)
 def test_build_needs_no_pyspark_requirement():
     """Each line's Spark jars are found or downloaded by build_jar.py, not pip-installed."""
     build_system = (ROOT / "pyproject.toml").read_text().split("[project]")[0]
-    assert 'requires = ["hatchling>=1.27", "pip"]' in build_system
+    assert 'requires = ["hatchling>=1.27", "packaging>=24.2", "pip"]' in build_system
 
 
 def test_installed_package_has_one_jar_per_line():
