@@ -12,7 +12,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 from hatchling.metadata.plugin.interface import MetadataHookInterface
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import build_jar  # noqa: E402
+import build_jar
 
 # The `test` extra: the tools the tests use (the Makefile's venvs install them too).
 TEST_REQUIREMENTS = [

@@ -12,9 +12,9 @@ from pathlib import Path
 # import the installed package (tests/conftest.py checks under `make dist-check`).
 sys.path.append(str(Path(__file__).resolve().parent.parent / "python"))
 
-import build_jar  # noqa: E402
-import release  # noqa: E402,F401  (python/release.py: make dist, make dist-check)
-from golden import running_line  # noqa: E402,F401  (the tests' one definition)
+import build_jar
+import release  # noqa: F401  (python/release.py: make dist, make dist-check)
+from golden import running_line  # noqa: F401  (the tests' one definition)
 
 read_versions = build_jar.read_versions
 line_versions = build_jar.line_versions

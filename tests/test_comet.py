@@ -18,7 +18,7 @@ from golden import running_line, version_property
 from tpcds_sides import run_side, write_data
 
 sys.path.insert(0, str(ROOT))
-from peer import corpus as maven  # noqa: E402
+from peer import corpus as maven
 from peer import tpcds
 
 FORMATS_LINE = version_property("formats.line")

@@ -24,7 +24,7 @@ from fuzz.query import (
     I,
     Item,
     LatRef,
-    Lit,  # noqa: E402
+    Lit,
     Query,
     ScalarSub,
     TableRef,
@@ -33,7 +33,7 @@ from fuzz.query import (
     render,
     shapes,
 )
-from fuzz.runner import main  # noqa: E402
+from fuzz.runner import main
 
 
 def test_generator_is_seeded_and_inlines_lateral_aliases():

@@ -13,7 +13,7 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from peer import compare, corpus  # noqa: E402
+from peer import compare, corpus
 
 
 # ---------------------------------------------------------------- splitting (SQLQueryTestSuite's rules)

@@ -13,7 +13,7 @@ from conftest import ROOT
 from golden import running_line
 
 sys.path.insert(0, str(ROOT))
-from peer import tpcds as tpcds_corpus  # noqa: E402
+from peer import tpcds as tpcds_corpus
 
 TPCDS = tpcds_corpus.corpus(running_line())
 QUERIES = TPCDS.queries()
