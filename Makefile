@@ -8,8 +8,6 @@ version = $(shell sed -n 's/^$(subst .,\.,$(1))=//p' $(VERSIONS))
 comma := ,
 LINES := $(subst $(comma), ,$(call version,lines))
 DEFAULT_LINE := $(call version,default.line)
-# Lines whose shim folders are named in versions.properties (line.<L>.shims): the ones that build.
-PORTED_LINES := $(strip $(foreach l,$(LINES),$(if $(call version,line.$(l).shims),$(l))))
 # SPARK=<line> picks the Spark line of the venv, pytest, sbt-test and smoke (default.line: .venv;
 # any other line: .venv-<line>, with that line's pyspark).
 SPARK ?= $(DEFAULT_LINE)
@@ -29,8 +27,11 @@ SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/s
 sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
-SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties LICENSE NOTICE pyproject.toml
+SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
 PYTEST_ARGS ?=
+# The formatter, linter and type checker `make lint` runs, pinned so a new release's rules never
+# fail a build that passed (settings in pyproject.toml's [tool.ruff] and [tool.mypy]).
+LINT_TOOLS := "ruff==0.17.6" "mypy==2.4.1"
 # pytest processes for `make test` and `make smoke` (pytest-xdist; each its own Spark JVM), a file
 # per process at a time so module fixtures are made once; PYTEST_WORKERS=1 runs in this process.
 PYTEST_WORKERS ?= 2
@@ -47,14 +48,15 @@ SMOKE_TESTS := tests/test_ways_in.py \
   tests/test_respond.py::test_bank_example_jdbc \
   tests/test_spark_internals.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest check test smoke formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint check test smoke formats demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
-	@echo "make check          the fast loop: layers, harness units, golden files, bad input (one session, minutes)"
+	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package (seconds)"
+	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make formats        star strategies on real Delta Lake and Iceberg tables (Spark $(FORMATS_LINE))"
 	@echo "make golden         rewrite tests/sql/results and analyzer-results on SPARK's line (review the diff)"
@@ -71,24 +73,24 @@ java:
 	  echo "Java 17+ is required, found: $$(java -version 2>&1 | head -1). apt-get install openjdk-17-jdk-headless"; exit 1; }
 
 # The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
-# the build backend and test tools.
+# the build backend, test tools and the pinned linters (`make lint`).
 $(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(VENV_PINS)
+	$(PY) -m pip install --progress-bar off "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(LINT_TOOLS) $(VENV_PINS)
 	@touch $@
 
 venv: $(VENV)/.deps
 
-# Every ported line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
+# Every line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
 jar: venv
 	$(PY) python/build_jar.py $(JAR_ARGS)
 
 # Installs the package the way a user's `pip install .` does (the build hook compiles one jar per
 # line; each line's Spark jars come from the installed pyspark or ~/.cache/colsem).
 $(VENV)/.installed: $(VENV)/.deps $(SOURCES)
-	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(PORTED_LINES) into the package)"
+	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(LINES) into the package)"
 	$(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
 	@touch $@
 
@@ -97,7 +99,7 @@ install: $(VENV)/.installed
 wheel: venv
 	$(PY) -m build --wheel --no-isolation --outdir dist .
 
-# dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each ported
+# dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each
 # line's bundle for Maven Central (jar, -sources, -javadoc, POM, .md5/.sha1), all of version
 # colsem.version (python/release.py; uploading them is docs/releasing.md).
 dist: venv
@@ -119,9 +121,9 @@ sbt-test: venv sbt
 	@echo "==> sbt test on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
 	$(call sbt,$(SPARK)) test
 
-# colsem-spark-<line>_<scala> for every ported line, each compiled by its own sbt run.
+# colsem-spark-<line>_<scala> for every line, each compiled by its own sbt run.
 publish-local: venv sbt
-	@for line in $(PORTED_LINES); do \
+	@for line in $(LINES); do \
 	  echo "==> sbt publishM2 of Spark $$line -> $(M2)"; \
 	  $(call sbt,$$line) publishM2 || exit 1; \
 	done
@@ -140,10 +142,19 @@ pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
-# The fast loop while changing a rule: the import graph, the corpus harness's classification, every
-# golden file and the bad-input errors, in one pytest process (one Spark session).
+# Formatting, lint and types of the Python (settings in pyproject.toml; docs/development.md says
+# how to fix a finding): seconds, so first in `make check` and in CI.
+lint: venv
+	@echo "==> ruff format --check, ruff check, mypy ($(VENV))"
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+# The fast loop while changing a rule: lint, then the import graph, the corpus harness's
+# classification, every golden file and the bad-input errors, in one pytest process (one Spark
+# session).
 CHECK_TESTS := tests/test_layers.py tests/test_peer.py tests/test_golden.py tests/test_bad_input.py
-check: install
+check: lint install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest -m "not corpus" $(CHECK_TESTS) $(PYTEST_ARGS)
 

@@ -3,8 +3,9 @@
 // in jvm/versions.properties):
 //   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
 //   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for every line
-// Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); the POM's
-// URLs, SCM, licence and developers from jvm/project.properties (as python/build_jar.py's). Spark's
+// Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); source
+// folders and scalac options from jvm/compile.properties; the POM's URLs, SCM, licence and
+// developers from jvm/project.properties (all three read by python/build_jar.py too). Spark's
 // classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found or
 // downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default python3),
 // or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
@@ -21,6 +22,11 @@ def v(key: String): String = Option(versions.getProperty(key)).map(_.trim)
 val projectInfo: Properties = loadProperties("jvm/project.properties")
 def p(key: String): String = Option(projectInfo.getProperty(key)).map(_.trim)
   .getOrElse(sys.error(s"jvm/project.properties has no $key"))
+val compileInfo: Properties = loadProperties("jvm/compile.properties")
+def c(key: String): Seq[String] = Option(compileInfo.getProperty(key)).toSeq
+  .flatMap(_.trim.split("\\s+")).filter(_.nonEmpty)
+def cdir(key: String): String = c(key).headOption
+  .getOrElse(sys.error(s"jvm/compile.properties has no $key"))
 
 val sparkLine: String = {
   val line = sys.props.get("colsem.line").orElse(sys.env.get("COLSEM_LINE")).map(_.trim)
@@ -33,14 +39,7 @@ val sparkLine: String = {
 def lv(key: String): String = v(s"line.$sparkLine.$key")
 val scalaBinary = lv("scala.binary")
 val sparkVersion = lv("spark.version")
-val shimFolders: Seq[String] = {
-  val names = Option(versions.getProperty(s"line.$sparkLine.shims")).toSeq
-    .flatMap(_.split(",")).map(_.trim).filter(_.nonEmpty)
-  if (names.isEmpty) {
-    sys.error(s"line.$sparkLine.shims is not set in jvm/versions.properties: Spark $sparkLine is not ported yet.")
-  }
-  names
-}
+val shimFolders: Seq[String] = lv("shims").split(",").map(_.trim).filter(_.nonEmpty).toSeq
 
 lazy val sparkJars = taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
 
@@ -56,11 +55,11 @@ lazy val root = (project in file("."))
     // Spark provides the Scala library at run time; keeping it out of the POM lets
     // `spark-submit --packages` resolve the colsem jar alone.
     autoScalaLibrary := false,
-    Compile / scalaSource := baseDirectory.value / "jvm" / "src" / "main" / "scala",
+    Compile / scalaSource := baseDirectory.value / cdir("sources.dir"),
     Compile / unmanagedSourceDirectories ++=
-      shimFolders.map(name => baseDirectory.value / "jvm" / "src" / "main" / "shims" / name),
-    Compile / resourceDirectory := baseDirectory.value / "jvm" / "src" / "main" / "resources",
-    Compile / packageBin / mappings ++= Seq("LICENSE", "NOTICE")
+      shimFolders.map(name => baseDirectory.value / cdir("shims.dir") / name),
+    Compile / resourceDirectory := baseDirectory.value / cdir("resources.dir"),
+    Compile / packageBin / mappings ++= c("meta-inf.files")
       .map(name => baseDirectory.value / name -> s"META-INF/$name"),
     Test / scalaSource := baseDirectory.value / "jvm" / "src" / "test" / "scala",
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
@@ -88,9 +87,7 @@ lazy val root = (project in file("."))
     Compile / unmanagedJars ++= sparkJars.value.classpath,
     Test / unmanagedJars ++= sparkJars.value.classpath,
     libraryDependencies += "org.scalatest" %% "scalatest" % v("scalatest.version") % Test,
-    // As python/build_jar.py's scalac_options: Scala 2.12 spells fatal warnings -Xfatal-warnings.
-    scalacOptions ++= Seq("-release", "17", "-deprecation", "-feature", "-unchecked",
-      if (scalaBinary == "2.12") "-Xfatal-warnings" else "-Werror"),
+    scalacOptions ++= c("scalac.options") ++ c(s"scalac.options.$scalaBinary"),
     Test / fork := true,
     Test / javaOptions ++= Seq("-Xmx2g", "-Dspark.ui.enabled=false",
       s"-Dspark.sql.warehouse.dir=${target.value / "spark-warehouse"}") ++ Seq(

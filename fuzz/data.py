@@ -4,32 +4,107 @@ regression file (the same statements)."""
 
 from __future__ import annotations
 
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 # (column, Spark type). Names collide on purpose: id/k across every table, x in fa and fc, s in fa
 # and fb, and x, k, s, v, d, w are also alias names the generator uses.
-Column = Tuple[str, str]
+Column = tuple[str, str]
 
-SCHEMAS: Dict[str, List[Column]] = {
-    "fa": [("id", "INT"), ("k", "INT"), ("x", "INT"), ("s", "STRING"), ("d", "DOUBLE"),
-           ("dt", "DATE"), ("arr", "ARRAY<INT>"), ("st", "STRUCT<a: INT, b: STRING>"),
-           ("_ingest", "INT")],
-    "fb": [("id", "INT"), ("k", "INT"), ("y", "INT"), ("s", "STRING"), ("name", "STRING"),
-           ("v", "DOUBLE"), ("arr", "ARRAY<INT>")],
+SCHEMAS: dict[str, list[Column]] = {
+    "fa": [
+        ("id", "INT"),
+        ("k", "INT"),
+        ("x", "INT"),
+        ("s", "STRING"),
+        ("d", "DOUBLE"),
+        ("dt", "DATE"),
+        ("arr", "ARRAY<INT>"),
+        ("st", "STRUCT<a: INT, b: STRING>"),
+        ("_ingest", "INT"),
+    ],
+    "fb": [
+        ("id", "INT"),
+        ("k", "INT"),
+        ("y", "INT"),
+        ("s", "STRING"),
+        ("name", "STRING"),
+        ("v", "DOUBLE"),
+        ("arr", "ARRAY<INT>"),
+    ],
     "fc": [("id", "INT"), ("k", "INT"), ("x", "INT"), ("w", "STRING"), ("dt", "DATE")],
 }
 
 # Rows as SQL literals. Doubles are multiples of 0.25 so sums are exact in any order.
-ROWS: Dict[str, List[Sequence[str]]] = {
+ROWS: dict[str, list[Sequence[str]]] = {
     "fa": [
-        ("1", "1", "10", "'a'", "1.5", "DATE '2024-01-01'", "array(1, 2)", "named_struct('a', 1, 'b', 'p')", "100"),
-        ("2", "2", "NULL", "'b'", "NULL", "DATE '2024-02-29'", "array()", "named_struct('a', 2, 'b', NULL)", "101"),
+        (
+            "1",
+            "1",
+            "10",
+            "'a'",
+            "1.5",
+            "DATE '2024-01-01'",
+            "array(1, 2)",
+            "named_struct('a', 1, 'b', 'p')",
+            "100",
+        ),
+        (
+            "2",
+            "2",
+            "NULL",
+            "'b'",
+            "NULL",
+            "DATE '2024-02-29'",
+            "array()",
+            "named_struct('a', 2, 'b', NULL)",
+            "101",
+        ),
         ("3", "NULL", "30", "NULL", "-2.25", "NULL", "NULL", "NULL", "102"),
-        ("4", "3", "-1", "'c'", "0.0", "DATE '2023-12-31'", "array(3, NULL)", "named_struct('a', NULL, 'b', 'q')", "103"),
-        ("5", "3", "0", "'a'", "4.75", "DATE '2024-01-01'", "array(5)", "named_struct('a', 5, 'b', 'p')", "104"),
-        ("6", "-2", "7", "'B'", "-0.5", "DATE '2024-03-15'", "array(2, 2, 2)", "named_struct('a', 6, 'b', 'r')", "105"),
+        (
+            "4",
+            "3",
+            "-1",
+            "'c'",
+            "0.0",
+            "DATE '2023-12-31'",
+            "array(3, NULL)",
+            "named_struct('a', NULL, 'b', 'q')",
+            "103",
+        ),
+        (
+            "5",
+            "3",
+            "0",
+            "'a'",
+            "4.75",
+            "DATE '2024-01-01'",
+            "array(5)",
+            "named_struct('a', 5, 'b', 'p')",
+            "104",
+        ),
+        (
+            "6",
+            "-2",
+            "7",
+            "'B'",
+            "-0.5",
+            "DATE '2024-03-15'",
+            "array(2, 2, 2)",
+            "named_struct('a', 6, 'b', 'r')",
+            "105",
+        ),
         ("7", "0", "NULL", "''", "8.0", "DATE '2024-01-02'", "array(0)", "NULL", "106"),
-        ("8", "1", "3", "'d'", "NULL", "DATE '2024-02-01'", "array(1)", "named_struct('a', 8, 'b', 'p')", "107"),
+        (
+            "8",
+            "1",
+            "3",
+            "'d'",
+            "NULL",
+            "DATE '2024-02-01'",
+            "array(1)",
+            "named_struct('a', 8, 'b', 'p')",
+            "107",
+        ),
     ],
     "fb": [
         ("1", "1", "5", "'a'", "'one'", "2.5", "array(1)"),
@@ -73,5 +148,5 @@ def create_sql(table: str, properties: bool = True) -> str:
     return f"CREATE TABLE {table} USING parquet{props} AS {select_sql(table)}"
 
 
-def column_types(table: str) -> List[Column]:
+def column_types(table: str) -> list[Column]:
     return [(n, t.replace(" ", "").lower()) for n, t in SCHEMAS[table]]

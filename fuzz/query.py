@@ -10,15 +10,22 @@ from __future__ import annotations
 import contextvars
 import random
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .data import SCHEMAS, column_types
 
 # Generation types: integral, double, string, boolean, date, array<int>.
 I, D, S, B, DT, ARR = "i", "d", "s", "b", "dt", "arr"
-SPARK_TYPE_KIND = {"int": I, "bigint": I, "double": D, "string": S, "boolean": B, "date": DT,
-                   "array<int>": ARR}
+SPARK_TYPE_KIND = {
+    "int": I,
+    "bigint": I,
+    "double": D,
+    "string": S,
+    "boolean": B,
+    "date": DT,
+    "array<int>": ARR,
+}
 
 
 class Node:
@@ -28,7 +35,7 @@ class Node:
 # ---------------------------------------------------------------- expressions
 @dataclass
 class Col(Node):
-    qual: Optional[str]
+    qual: str | None
     name: str
     typ: str
     show: str  # the spelling used (case varies; Spark and DuckDB are case-insensitive)
@@ -68,14 +75,14 @@ class When(Node):
 
 @dataclass
 class Case(Node):
-    whens: List[When]
-    els: Optional[Node]
+    whens: list[When]
+    els: Node | None
 
 
 @dataclass
 class Func(Node):
     name: str
-    args: List[Node]
+    args: list[Node]
 
 
 @dataclass
@@ -93,7 +100,7 @@ class Field(Node):
 @dataclass
 class Agg(Node):
     fn: str
-    arg: Optional[Node]  # None: count(*)
+    arg: Node | None  # None: count(*)
     distinct: bool = False
 
 
@@ -106,9 +113,9 @@ class OrderKey(Node):
 @dataclass
 class Win(Node):
     fn: str
-    arg: Optional[Node]
-    partition: List[Node]
-    order: List[OrderKey]
+    arg: Node | None
+    partition: list[Node]
+    order: list[OrderKey]
 
 
 @dataclass
@@ -125,25 +132,25 @@ class LatRef(Node):
 @dataclass
 class InList(Node):
     e: Node
-    items: List[Node]
+    items: list[Node]
     neg: bool
 
 
 @dataclass
 class ScalarSub(Node):
-    q: "Query"
+    q: Query
 
 
 @dataclass
 class InSub(Node):
     e: Node
-    q: "Query"
+    q: Query
     neg: bool
 
 
 @dataclass
 class Exists(Node):
-    q: "Query"
+    q: Query
     neg: bool
 
 
@@ -151,13 +158,13 @@ class Exists(Node):
 @dataclass
 class Item(Node):
     e: Node
-    alias: Optional[str]
+    alias: str | None
 
 
 @dataclass
 class StarItem(Node):
-    qual: Optional[str]
-    except_: List[str]
+    qual: str | None
+    except_: list[str]
 
 
 @dataclass
@@ -168,7 +175,7 @@ class TableRef(Node):
 
 @dataclass
 class SubRef(Node):
-    q: "Query"
+    q: Query
     alias: str
 
 
@@ -176,8 +183,8 @@ class SubRef(Node):
 class Join(Node):
     kind: str  # 'JOIN' or 'LEFT JOIN'
     right: Node  # TableRef | SubRef
-    on: Optional[Node]
-    using: List[str]
+    on: Node | None
+    using: list[str]
 
 
 @dataclass
@@ -198,24 +205,25 @@ class GroupAll(Node):
 @dataclass
 class GroupingSets(Node):
     kind: str  # 'ROLLUP', 'CUBE' or 'GROUPING SETS'
-    sets: List[List[Node]]  # ROLLUP/CUBE: one list of elements; GROUPING SETS: one list per set
+    sets: list[list[Node]]  # ROLLUP/CUBE: one list of elements; GROUPING SETS: one list per set
 
 
 @dataclass
 class Grouping(Node):
     """grouping(<alias>) or grouping_id(<alias>, ...) over items the GROUP BY names."""
+
     fn: str
-    args: List[Node]
+    args: list[Node]
 
 
 @dataclass
 class Core(Node):
-    items: List[Node]
+    items: list[Node]
     source: Node
-    joins: List[Join]
-    where: Optional[Node]
-    group: Optional[List[Node]]  # None: no GROUP BY (an aggregate query may still have none)
-    having: Optional[Node]
+    joins: list[Join]
+    where: Node | None
+    group: list[Node] | None  # None: no GROUP BY (an aggregate query may still have none)
+    having: Node | None
     distinct: bool = False
 
 
@@ -229,14 +237,14 @@ class SetOp(Node):
 @dataclass
 class Cte(Node):
     name: str
-    q: "Query"
+    q: Query
 
 
 @dataclass
 class Query(Node):
-    ctes: List[Cte]
+    ctes: list[Cte]
     body: Node  # Core | SetOp
-    order: List[Tuple[int, bool]] = field(default_factory=list)  # (1-based position, desc)
+    order: list[tuple[int, bool]] = field(default_factory=list)  # (1-based position, desc)
 
 
 # ---------------------------------------------------------------- rendering
@@ -254,7 +262,9 @@ def render(q: Query, inline: bool = False, sets_written_out: bool = False) -> st
         _SETS_WRITTEN_OUT.reset(token)
 
 
-_SETS_WRITTEN_OUT: contextvars.ContextVar[bool] = contextvars.ContextVar("sets_written_out", default=False)
+_SETS_WRITTEN_OUT: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "sets_written_out", default=False
+)
 # An inlined expression GROUP BY would read as an ordinal (or a negated one).
 _ORDINAL_LIKE = re.compile(r"^[\s()\-\d]+$")
 
@@ -262,10 +272,10 @@ _ORDINAL_LIKE = re.compile(r"^[\s()\-\d]+$")
 # Inlined, an alias read inside a subquery of its SELECT list becomes an outer reference: its
 # expression is rendered with every column qualified, so no column of the subquery's own FROM can
 # capture it (the generator only reads there aliases whose expression allows that).
-Env = Dict[str, str]
+Env = dict[str, str]
 
 
-def _query(q: Query, inline: bool, outer: Optional[Env] = None) -> str:
+def _query(q: Query, inline: bool, outer: Env | None = None) -> str:
     parts = []
     if q.ctes:
         parts.append("WITH " + ", ".join(f"{c.name} AS ({_query(c.q, inline)})" for c in q.ctes))
@@ -294,10 +304,10 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
     qenv: Env = dict(outer)
     items = []
     # Each item's inlined expression by its GROUP BY ordinal (positions are known without a star).
-    by_ordinal: Dict[int, str] = {}
+    by_ordinal: dict[int, str] = {}
     for it in c.items:
         if isinstance(it, StarItem):
-            text = (f"{it.qual}.*" if it.qual else "*")
+            text = f"{it.qual}.*" if it.qual else "*"
             if it.except_:
                 text += " EXCEPT (" + ", ".join(it.except_) + ")"
             items.append(text)
@@ -324,7 +334,10 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
         out += " WHERE " + _e(c.where, inline, env, {})
     if c.group:
         if inline and _SETS_WRITTEN_OUT.get():
-            written = {**env, **({} if any(isinstance(it, StarItem) for it in c.items) else by_ordinal)}
+            written = {
+                **env,
+                **({} if any(isinstance(it, StarItem) for it in c.items) else by_ordinal),
+            }
         else:
             written = {}
         out += " GROUP BY " + ", ".join(_group(g, inline, written) for g in c.group)
@@ -333,7 +346,7 @@ def _core(c: Core, inline: bool, outer: Env) -> str:
     return out
 
 
-def _group(g: Node, inline: bool, written: Dict[Union[str, int], str], in_sets: bool = False) -> str:
+def _group(g: Node, inline: bool, written: dict[str | int, str], in_sets: bool = False) -> str:
     """A GROUP BY element. Aliases and ordinals stay as they are in the inlined form too: vanilla
     Spark resolves them (spark.sql.groupByAliases, groupByOrdinal) to the items, whose aliases are
     inlined. The expression written in their place would differ: an integer literal would be an
@@ -342,9 +355,11 @@ def _group(g: Node, inline: bool, written: Dict[Union[str, int], str], in_sets: 
     expressions by alias name and ordinal): Spark 3.5 groups there by the item's own column, which
     no other inlined item matches (MISSING_AGGREGATION for `least(k, y) AS a2, least(k, y) AS v
     ... ROLLUP(a2)`, and a constant `lower('')` in another item is not nulled)."""
-    def written_out(key: Union[str, int], as_is: str) -> str:
+
+    def written_out(key: str | int, as_is: str) -> str:
         text = written.get(key)
         return text if in_sets and text and not _ORDINAL_LIKE.match(text) else as_is
+
     if isinstance(g, GroupAlias):
         return written_out(g.name.lower(), g.name)
     if isinstance(g, GroupOrdinal):
@@ -352,9 +367,15 @@ def _group(g: Node, inline: bool, written: Dict[Union[str, int], str], in_sets: 
     if isinstance(g, GroupAll):
         return "ALL"
     if isinstance(g, GroupingSets):
-        sets = ["(" + ", ".join(_group(x, inline, written, in_sets=True) for x in s) + ")" for s in g.sets]
-        return ("GROUPING SETS (" + ", ".join(sets) + ")" if g.kind == "GROUPING SETS"
-                else f"{g.kind}{sets[0]}")
+        sets = [
+            "(" + ", ".join(_group(x, inline, written, in_sets=True) for x in s) + ")"
+            for s in g.sets
+        ]
+        return (
+            "GROUPING SETS (" + ", ".join(sets) + ")"
+            if g.kind == "GROUPING SETS"
+            else f"{g.kind}{sets[0]}"
+        )
     return _e(g, inline, {}, {})
 
 
@@ -391,7 +412,9 @@ def _e(n: Node, inline: bool, env: Env, qenv: Env, qualify: bool = False) -> str
         if n.partition:
             spec.append("PARTITION BY " + ", ".join(r(p) for p in n.partition))
         if n.order:
-            spec.append("ORDER BY " + ", ".join(r(o.e) + (" DESC" if o.desc else "") for o in n.order))
+            spec.append(
+                "ORDER BY " + ", ".join(r(o.e) + (" DESC" if o.desc else "") for o in n.order)
+            )
         return f"{n.fn}({r(n.arg) if n.arg is not None else ''}) OVER ({' '.join(spec)})"
     if isinstance(n, Grouping):
         return f"{n.fn}({', '.join(r(a) for a in n.args)})"
@@ -426,7 +449,7 @@ def has_star(q: Query) -> bool:
     return any(isinstance(n, StarItem) for n in walk(q))
 
 
-def explicit_names(q: Query) -> List[str]:
+def explicit_names(q: Query) -> list[str]:
     """Output names of the top SELECT list's items that name a column or an alias explicitly."""
     if not isinstance(q.body, Core):
         return []
@@ -440,13 +463,15 @@ def explicit_names(q: Query) -> List[str]:
     return names
 
 
-def out_of_scope_reads(q: Query, scopes: Set[str]) -> List[str]:
+def out_of_scope_reads(q: Query, scopes: set[str]) -> list[str]:
     """The scopes (WHERE, SUBQUERY) in which the query reads a select-list alias though `scopes`
     (spark.colsem.lateralAlias.extraScopes) leaves them out: colsem must refuse it as vanilla does."""
-    return sorted({n.scope for n in walk(q) if isinstance(n, LatRef) and n.scope and n.scope not in scopes})
+    return sorted(
+        {n.scope for n in walk(q) if isinstance(n, LatRef) and n.scope and n.scope not in scopes}
+    )
 
 
-def _alias_reads(n: object) -> List[LatRef]:
+def _alias_reads(n: object) -> list[LatRef]:
     """The lateral alias references in `n`, not counting nested queries."""
     if isinstance(n, LatRef):
         return [n]
@@ -464,33 +489,52 @@ def _reads_alias(n: object) -> bool:
     return bool(_alias_reads(n))
 
 
-def shapes(q: Query) -> List[str]:
+def shapes(q: Query) -> list[str]:
     """The lateral-alias shapes of docs/lateral-aliases.md a query holds (each SELECT that reads
     an alias counts for its own clauses), for the fuzzer's per-shape tally."""
     found = set()
     for c in (n for n in walk(q) if isinstance(n, Core)):
         items = [it for it in c.items if isinstance(it, Item)]
         if not any(_reads_alias(it.e) for it in items) and not _reads_alias(c.where):
-            if not any(_reads_alias(x.q) for x in walk(c.items) if isinstance(x, (ScalarSub, InSub, Exists))):
+            if not any(
+                _reads_alias(x.q)
+                for x in walk(c.items)
+                if isinstance(x, (ScalarSub, InSub, Exists))
+            ):
                 continue
-        grouped = c.group is not None or any(isinstance(x, Agg) for it in items for x in walk(it.e)
-                                             if not isinstance(x, Query))
+        grouped = c.group is not None or any(
+            isinstance(x, Agg) for it in items for x in walk(it.e) if not isinstance(x, Query)
+        )
         for g in c.group or []:
-            found.add({GroupAlias: "GROUP BY alias", GroupOrdinal: "GROUP BY ordinal", GroupAll: "GROUP BY ALL",
-                       GroupingSets: getattr(g, "kind", "")}.get(type(g), "GROUP BY column"))
+            found.add(
+                {
+                    GroupAlias: "GROUP BY alias",
+                    GroupOrdinal: "GROUP BY ordinal",
+                    GroupAll: "GROUP BY ALL",
+                    GroupingSets: getattr(g, "kind", ""),
+                }.get(type(g), "GROUP BY column")
+            )
         if any(isinstance(x, Grouping) for x in walk(c.items)):
             found.add("grouping() over an alias")
         if any(isinstance(x, Win) and _reads_alias(x) for x in walk(c.items)):
-            found.add("window in a grouped query over an alias" if grouped else "window over an alias")
+            found.add(
+                "window in a grouped query over an alias" if grouped else "window over an alias"
+            )
         if any(isinstance(x, Agg) and _reads_alias(x.arg) for x in walk(c.items)):
             found.add("alias inside an aggregate")
         if _reads_alias(c.where):
             found.add("alias in WHERE")
         for x in walk(c.items):
             if isinstance(x, (ScalarSub, InSub, Exists)) and any(
-                    isinstance(y, Core) and _reads_alias(y.where) for y in walk(x.q)):
-                found.add({ScalarSub: "alias in a correlated scalar subquery", InSub: "alias in a correlated IN",
-                           Exists: "alias in a correlated EXISTS"}[type(x)])
+                isinstance(y, Core) and _reads_alias(y.where) for y in walk(x.q)
+            ):
+                found.add(
+                    {
+                        ScalarSub: "alias in a correlated scalar subquery",
+                        InSub: "alias in a correlated IN",
+                        Exists: "alias in a correlated EXISTS",
+                    }[type(x)]
+                )
     return sorted(found)
 
 
@@ -514,8 +558,9 @@ def duck_compatible(q: Query) -> bool:
         return False
     for n in walk(c):
         # Not GROUP BY ALL: over constant items only, Spark groups (one row), DuckDB does not.
-        if isinstance(n, (Core, Item, TableRef, Join, When, Case, LatRef, IsNull, GroupAlias,
-                          GroupOrdinal)):
+        if isinstance(
+            n, (Core, Item, TableRef, Join, When, Case, LatRef, IsNull, GroupAlias, GroupOrdinal)
+        ):
             continue
         if isinstance(n, Col):
             if n.typ != I and n.typ != S:
@@ -562,11 +607,11 @@ class LatInfo:
 
 @dataclass
 class Ctx:
-    scope: List[ColInfo]
-    outer: List[ColInfo]
-    lats: List[LatInfo] = field(default_factory=list)
+    scope: list[ColInfo]
+    outer: list[ColInfo]
+    lats: list[LatInfo] = field(default_factory=list)
     agg: bool = False  # in an aggregate query, outside aggregate arguments
-    keys: List[ColInfo] = field(default_factory=list)
+    keys: list[ColInfo] = field(default_factory=list)
     windows: bool = False
     subqueries: bool = True
     sub_depth: int = 0
@@ -595,7 +640,7 @@ class Generator:
     def spell(self, name: str) -> str:
         return name.upper() if self.chance(0.12) else name
 
-    def col_node(self, ci: ColInfo, ctx_scope: List[ColInfo], force_qual: bool = False) -> Col:
+    def col_node(self, ci: ColInfo, ctx_scope: list[ColInfo], force_qual: bool = False) -> Col:
         same = [c for c in ctx_scope if c.name.lower() == ci.name.lower()]
         qualify = force_qual or len(same) > 1 or self.chance(0.3)
         return Col(ci.qual if qualify else None, ci.name, ci.typ, self.spell(ci.name), ci.qual)
@@ -603,11 +648,17 @@ class Generator:
     # -- literals
     def literal(self, t: str) -> Lit:
         if t == I:
-            return Lit(str(self.rng.randint(-3, 9)), I) if self.chance(0.93) else Lit("CAST(NULL AS INT)", I)
+            return (
+                Lit(str(self.rng.randint(-3, 9)), I)
+                if self.chance(0.93)
+                else Lit("CAST(NULL AS INT)", I)
+            )
         if t == D:
             return Lit(self.pick(["0.5", "1.25", "-2.0", "3.75", "CAST(NULL AS DOUBLE)"]), D)
         if t == S:
-            return Lit(self.pick(["'a'", "'b'", "'p'", "'x'", "''", "'A'", "CAST(NULL AS STRING)"]), S)
+            return Lit(
+                self.pick(["'a'", "'b'", "'p'", "'x'", "''", "'A'", "CAST(NULL AS STRING)"]), S
+            )
         if t == B:
             return Lit(self.pick(["true", "false"]), B)
         if t == DT:
@@ -660,8 +711,14 @@ class Generator:
 
     def row_ctx(self, ctx: Ctx) -> Ctx:
         """The context inside an aggregate's argument: per-row values."""
-        return Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if l.row], agg=False,
-                   subqueries=False, sub_depth=ctx.sub_depth)
+        return Ctx(
+            ctx.scope,
+            ctx.outer,
+            [l for l in ctx.lats if l.row],
+            agg=False,
+            subqueries=False,
+            sub_depth=ctx.sub_depth,
+        )
 
     def aggregate(self, t: str, ctx: Ctx) -> Node:
         inner = self.row_ctx(ctx)
@@ -682,8 +739,22 @@ class Generator:
     def composite(self, t: str, ctx: Ctx, depth: int) -> Node:
         e = lambda tt, dd=depth: self.expr(tt, ctx, dd)  # noqa: E731
         if t == I:
-            c = self.pick(["arith", "arith", "arith", "neg", "case", "coalesce", "abs", "length",
-                           "size", "year", "elem", "greatest"])
+            c = self.pick(
+                [
+                    "arith",
+                    "arith",
+                    "arith",
+                    "neg",
+                    "case",
+                    "coalesce",
+                    "abs",
+                    "length",
+                    "size",
+                    "year",
+                    "elem",
+                    "greatest",
+                ]
+            )
             if c == "arith":
                 return Bin(self.pick(["+", "-", "*"]), e(I), e(I))
             if c == "neg":
@@ -717,7 +788,9 @@ class Generator:
                 return Func("coalesce", [e(D), e(D)])
             return Func("round", [e(D), Lit("1", I)])
         if t == S:
-            c = self.pick(["concat", "concat", "upper", "lower", "case", "coalesce", "cast", "substr"])
+            c = self.pick(
+                ["concat", "concat", "upper", "lower", "case", "coalesce", "cast", "substr"]
+            )
             if c == "concat":
                 return Bin("||", e(S), e(S))
             if c in ("upper", "lower"):
@@ -730,7 +803,19 @@ class Generator:
                 return Cast(e(I), "STRING")
             return Func("substr", [e(S), Lit("1", I), Lit(str(self.rng.randint(1, 2)), I)])
         if t == B:
-            options = ["cmp", "cmp", "cmp", "scmp", "and", "or", "not", "isnull", "inlist", "insub", "exists"]
+            options = [
+                "cmp",
+                "cmp",
+                "cmp",
+                "scmp",
+                "and",
+                "or",
+                "not",
+                "isnull",
+                "inlist",
+                "insub",
+                "exists",
+            ]
             if ctx.lat_subqueries and any(l.portable and l.typ == I for l in ctx.lats):
                 options += ["insub", "exists"] * 2  # more correlated subqueries that read an alias
             c = self.pick(options)
@@ -745,7 +830,9 @@ class Generator:
             if c == "isnull":
                 return IsNull(e(self.pick([I, S, D])), self.chance(0.5))
             if c == "inlist":
-                return InList(e(I), [self.literal(I) for _ in range(self.rng.randint(1, 3))], self.chance(0.3))
+                return InList(
+                    e(I), [self.literal(I) for _ in range(self.rng.randint(1, 3))], self.chance(0.3)
+                )
             if ctx.subqueries and not ctx.agg and ctx.sub_depth < 2:
                 if c == "insub":
                     tt = self.pick([I, S])
@@ -761,8 +848,10 @@ class Generator:
         raise ValueError(t)
 
     def case(self, t: str, ctx: Ctx, depth: int) -> Case:
-        whens = [When(self.expr(B, ctx, depth), self.expr(t, ctx, depth))
-                 for _ in range(self.rng.randint(1, 2))]
+        whens = [
+            When(self.expr(B, ctx, depth), self.expr(t, ctx, depth))
+            for _ in range(self.rng.randint(1, 2))
+        ]
         return Case(whens, self.expr(t, ctx, depth) if self.chance(0.7) else None)
 
     def window(self, t: str, ctx: Ctx, grouped: bool = False) -> Node:
@@ -770,14 +859,28 @@ class Generator:
         over per-row values. Never over a window's alias, nor (per row) an aggregate's: that
         would nest windows or aggregates once inlined."""
         if grouped:
-            over = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if not l.win], agg=True, keys=ctx.keys,
-                       subqueries=False, sub_depth=ctx.sub_depth)
+            over = Ctx(
+                ctx.scope,
+                ctx.outer,
+                [l for l in ctx.lats if not l.win],
+                agg=True,
+                keys=ctx.keys,
+                subqueries=False,
+                sub_depth=ctx.sub_depth,
+            )
         else:
-            over = Ctx(ctx.scope, ctx.outer, [l for l in ctx.lats if l.row], subqueries=False,
-                       sub_depth=ctx.sub_depth)
+            over = Ctx(
+                ctx.scope,
+                ctx.outer,
+                [l for l in ctx.lats if l.row],
+                subqueries=False,
+                sub_depth=ctx.sub_depth,
+            )
         part = [self.expr(self.pick([I, S]), over, 1) for _ in range(self.rng.randint(0, 1))]
-        order = [OrderKey(self.expr(self.pick([I, S, D]), over, 1), self.chance(0.4))
-                 for _ in range(self.rng.randint(0, 2))]
+        order = [
+            OrderKey(self.expr(self.pick([I, S, D]), over, 1), self.chance(0.4))
+            for _ in range(self.rng.randint(0, 2))
+        ]
         if t == I:
             fn = self.pick(["rank", "dense_rank", "count", "sum", "min", "max"])
             if fn in ("rank", "dense_rank"):
@@ -790,15 +893,21 @@ class Generator:
         return e
 
     # -- sources
-    def table_source(self) -> Tuple[Node, List[ColInfo]]:
+    def table_source(self) -> tuple[Node, list[ColInfo]]:
         table = self.pick(list(SCHEMAS))
         alias = self.qualifier()
-        cols = [ColInfo(alias, n, SPARK_TYPE_KIND.get(t, "struct" if t.startswith("struct") else t))
-                for n, t in column_types(table)]
+        cols = [
+            ColInfo(alias, n, SPARK_TYPE_KIND.get(t, "struct" if t.startswith("struct") else t))
+            for n, t in column_types(table)
+        ]
         return TableRef(table, alias), cols
 
-    def source(self, ctx_outer: List[ColInfo], ctes: List[Tuple[str, List[Tuple[str, str]]]],
-               sub_depth: int) -> Tuple[Node, List[ColInfo]]:
+    def source(
+        self,
+        ctx_outer: list[ColInfo],
+        ctes: list[tuple[str, list[tuple[str, str]]]],
+        sub_depth: int,
+    ) -> tuple[Node, list[ColInfo]]:
         if ctes and self.chance(0.5):
             name, cols = self.pick(ctes)
             alias = self.qualifier()
@@ -809,12 +918,13 @@ class Generator:
             return SubRef(q, alias), [ColInfo(alias, n, t) for n, t in cols]
         return self.table_source()
 
-    def join(self, left: List[ColInfo], ctes, sub_depth: int) -> Tuple[Join, List[ColInfo]]:
+    def join(self, left: list[ColInfo], ctes, sub_depth: int) -> tuple[Join, list[ColInfo]]:
         right, rcols = self.source([], ctes, sub_depth)
         kind = self.pick(["JOIN", "LEFT JOIN"])
         lnames = {(c.name.lower(), c.typ) for c in left}
-        common = sorted({c.name.lower() for c in rcols if (c.name.lower(), c.typ) in lnames
-                         and c.typ in (I, S)})
+        common = sorted(
+            {c.name.lower() for c in rcols if (c.name.lower(), c.typ) in lnames and c.typ in (I, S)}
+        )
         # USING needs each name once on the left.
         once = [n for n in common if sum(1 for c in left if c.name.lower() == n) == 1]
         if once and self.chance(0.3):
@@ -824,7 +934,11 @@ class Generator:
         ri = [c for c in rcols if c.typ == I]
         scope = left + rcols
         if li and ri:
-            on: Node = Bin("=", self.col_node(self.pick(li), scope, True), self.col_node(self.pick(ri), scope, True))
+            on: Node = Bin(
+                "=",
+                self.col_node(self.pick(li), scope, True),
+                self.col_node(self.pick(ri), scope, True),
+            )
             if self.chance(0.25):
                 on = Bin("AND", on, self.expr(B, Ctx(scope, [], subqueries=False), 1))
         else:
@@ -856,14 +970,19 @@ class Generator:
         has_sub = any(isinstance(n, (ScalarSub, InSub, Exists)) for n in nodes)
         row = not has_agg and not has_win and all(r.row for r in refs)
         clean = row and not has_sub and all(r.clean for r in refs)
-        portable = (clean and ctx.qualifiable and all(r.portable for r in refs)
-                    and all(n.owner for n in nodes if isinstance(n, Col)))
+        portable = (
+            clean
+            and ctx.qualifiable
+            and all(r.portable for r in refs)
+            and all(n.owner for n in nodes if isinstance(n, Col))
+        )
         return LatInfo(alias.lower(), t, row, clean, portable, has_win or any(r.win for r in refs))
 
-    def projection_items(self, ctx: Ctx, types: Optional[List[str]], must_alias: bool,
-                         stars: bool) -> List[Node]:
+    def projection_items(
+        self, ctx: Ctx, types: list[str] | None, must_alias: bool, stars: bool
+    ) -> list[Node]:
         n = len(types) if types else self.rng.randint(1, 5)
-        items: List[Node] = []
+        items: list[Node] = []
         used: set = set()
         windows = 0
         for i in range(n):
@@ -875,8 +994,17 @@ class Generator:
                 e = self.window(t, ctx)
                 windows += 1
                 if self.chance(0.3):
-                    e = Bin(self.pick(["+", "-"]), e, self.expr(I, Ctx(ctx.scope, ctx.outer, ctx.lats, subqueries=False), 0))
-            elif types is None and not must_alias and self.chance(0.15) and any(c.typ in (I, S, D) for c in ctx.scope):
+                    e = Bin(
+                        self.pick(["+", "-"]),
+                        e,
+                        self.expr(I, Ctx(ctx.scope, ctx.outer, ctx.lats, subqueries=False), 0),
+                    )
+            elif (
+                types is None
+                and not must_alias
+                and self.chance(0.15)
+                and any(c.typ in (I, S, D) for c in ctx.scope)
+            ):
                 ci = self.pick([c for c in ctx.scope if c.typ in (I, S, D)])
                 e, t = self.col_node(ci, ctx.scope), ci.typ
             else:
@@ -894,15 +1022,25 @@ class Generator:
         quals = sorted({c.qual for c in ctx.scope})
         qual = self.pick(quals) if self.chance(0.5) else None
         cols = [c.name for c in ctx.scope if qual is None or c.qual == qual]
-        ex: List[str] = []
-        names = [n for n in cols if cols.count(n) == 1 and sum(1 for c in ctx.scope if c.name == n) == 1]
+        ex: list[str] = []
+        names = [
+            n for n in cols if cols.count(n) == 1 and sum(1 for c in ctx.scope if c.name == n) == 1
+        ]
         if names and self.chance(0.4):
             ex = sorted(set(self.rng.sample(names, self.rng.randint(1, min(2, len(names))))))
         return StarItem(qual, ex)
 
     # -- cores
-    def core(self, types: Optional[List[str]], must_alias: bool, outer: List[ColInfo], ctes,
-             sub_depth: int, stars: bool = False, allow_agg: bool = True) -> Core:
+    def core(
+        self,
+        types: list[str] | None,
+        must_alias: bool,
+        outer: list[ColInfo],
+        ctes,
+        sub_depth: int,
+        stars: bool = False,
+        allow_agg: bool = True,
+    ) -> Core:
         src, scope = self.source(outer, ctes, sub_depth)
         joins = []
         if self.chance(0.35):
@@ -929,8 +1067,8 @@ class Generator:
 
     def aggregate_core(self, types, must_alias, ctx: Ctx, src, joins) -> Core:
         scalar_types = [c for c in ctx.scope if c.typ in (I, S, DT)]
-        items: List[Node] = []
-        group: List[Node] = []
+        items: list[Node] = []
+        group: list[Node] = []
         used: set = set()
         n = len(types) if types else self.rng.randint(1, 5)
         style = "columns"
@@ -950,7 +1088,9 @@ class Generator:
             if style == "all":
                 group = [GroupAll()]
             elif style == "sets":
-                elements = [GroupOrdinal(i + 1) if self.chance(0.3) else g for i, g in enumerate(group)]
+                elements = [
+                    GroupOrdinal(i + 1) if self.chance(0.3) else g for i, g in enumerate(group)
+                ]
                 kind = self.pick(["ROLLUP", "CUBE", "GROUPING SETS"])
                 if kind == "GROUPING SETS":
                     subsets = [elements[:j] for j in range(len(elements) + 1)] + [elements[-1:]]
@@ -996,7 +1136,7 @@ class Generator:
         return Core(items, src, joins, None, group or None, having)
 
     # -- queries
-    def sub_query(self, sub_depth: int) -> Tuple[Query, List[Tuple[str, str]]]:
+    def sub_query(self, sub_depth: int) -> tuple[Query, list[tuple[str, str]]]:
         """A FROM subquery or CTE body: aliased, uniquely named items (or one star over one table)."""
         types = [self.pick([I, I, S, D, DT]) for _ in range(self.rng.randint(1, 4))]
         if self.chance(0.15):
@@ -1023,7 +1163,7 @@ class Generator:
         where = self.correlation(scope, ctx)
         return Query([], Core([Item(agg, None)], src, [], where, None, None))
 
-    def correlation(self, scope: List[ColInfo], ctx: Ctx) -> Optional[Node]:
+    def correlation(self, scope: list[ColInfo], ctx: Ctx) -> Node | None:
         outer_i = [c for c in ctx.scope if c.typ == I]
         inner_i = [c for c in scope if c.typ == I]
         inner_names = {c.name.lower() for c in scope}
@@ -1031,17 +1171,27 @@ class Generator:
         if ctx.lat_subqueries and lats and inner_i and self.chance(0.5):
             # An earlier alias of the SELECT list, read as an outer reference.
             l = self.pick(lats)
-            return Bin(self.pick(["=", "=", "<", ">="]), self.col_node(self.pick(inner_i), scope, True),
-                       LatRef(l.name, self.spell(l.name), I, "SUBQUERY"))
+            return Bin(
+                self.pick(["=", "=", "<", ">="]),
+                self.col_node(self.pick(inner_i), scope, True),
+                LatRef(l.name, self.spell(l.name), I, "SUBQUERY"),
+            )
         if outer_i and inner_i and self.chance(0.6):
-            return Bin("=", self.col_node(self.pick(inner_i), scope, True),
-                       self.col_node(self.pick(outer_i), ctx.scope, True))
+            return Bin(
+                "=",
+                self.col_node(self.pick(inner_i), scope, True),
+                self.col_node(self.pick(outer_i), ctx.scope, True),
+            )
         return None
 
     def in_query(self, t: str, ctx: Ctx) -> Query:
         src, scope = self.table_source()
         inner = Ctx(scope, [], subqueries=False, sub_depth=ctx.sub_depth + 1)
-        where = self.correlation(scope, ctx) if self.chance(0.3 if not ctx.lat_subqueries else 0.8) else None
+        where = (
+            self.correlation(scope, ctx)
+            if self.chance(0.3 if not ctx.lat_subqueries else 0.8)
+            else None
+        )
         return Query([], Core([Item(self.expr(t, inner, 1), None)], src, [], where, None, None))
 
     def exists_query(self, ctx: Ctx) -> Query:
@@ -1054,8 +1204,8 @@ class Generator:
 
     def query(self) -> Query:
         self.counter = 0
-        ctes: List[Cte] = []
-        cte_cols: List[Tuple[str, List[Tuple[str, str]]]] = []
+        ctes: list[Cte] = []
+        cte_cols: list[tuple[str, list[tuple[str, str]]]] = []
         if self.chance(0.15):
             for i in range(self.rng.randint(1, 2)):
                 q, cols = self.sub_query(1)
@@ -1066,16 +1216,18 @@ class Generator:
             types = [self.pick([I, S, D]) for _ in range(self.rng.randint(1, 3))]
             left = self.core(types, True, [], cte_cols, 0)
             right = self.core(types, self.chance(0.5), [], cte_cols, 0)
-            body: Node = SetOp(self.pick(["UNION ALL", "UNION", "INTERSECT", "EXCEPT"]), left, right)
+            body: Node = SetOp(
+                self.pick(["UNION ALL", "UNION", "INTERSECT", "EXCEPT"]), left, right
+            )
             arity = len(types)
         else:
             body = self.core(None, False, [], cte_cols, 0, stars=True)
             arity = 0 if any(isinstance(i, StarItem) for i in body.items) else len(body.items)
-        order: List[Tuple[int, bool]] = []
+        order: list[tuple[int, bool]] = []
         if arity and self.chance(0.35):
             positions = list(range(1, arity + 1))
             if self.chance(0.5):
                 self.rng.shuffle(positions)
-                positions = positions[:self.rng.randint(1, arity)]
+                positions = positions[: self.rng.randint(1, arity)]
             order = [(p, self.chance(0.3)) for p in positions]
         return Query(ctes, body, order)

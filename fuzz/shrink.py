@@ -6,20 +6,62 @@ from __future__ import annotations
 
 import copy
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import fields, replace
-from typing import Callable, Iterator, List, Optional
 
-from .query import (ARR, B, D, DT, I, S, Agg, Bin, Case, Cast, Col, Core, Exists, Field, Func,
-                    InList, InSub, IsNull, Item, LatRef, Lit, Node, Query, ScalarSub, SetOp,
-                    StarItem, Un, When, Win, render)
+from .query import (
+    ARR,
+    DT,
+    Agg,
+    B,
+    Bin,
+    Case,
+    Cast,
+    Col,
+    Core,
+    D,
+    Exists,
+    Field,
+    Func,
+    I,
+    InList,
+    InSub,
+    IsNull,
+    Item,
+    LatRef,
+    Lit,
+    Node,
+    Query,
+    S,
+    ScalarSub,
+    SetOp,
+    StarItem,
+    Un,
+    When,
+    Win,
+    render,
+)
 
 LITERALS = {I: "1", D: "0.5", S: "'a'", B: "true", DT: "DATE '2024-01-01'", ARR: "array(1, 2)"}
-FUNC_TYPES = {"coalesce": None, "abs": I, "length": I, "size": I, "year": I, "try_element_at": I,
-              "greatest": I, "least": I, "round": D, "upper": S, "lower": S, "substr": S,
-              "date_add": DT, "array": ARR}
+FUNC_TYPES = {
+    "coalesce": None,
+    "abs": I,
+    "length": I,
+    "size": I,
+    "year": I,
+    "try_element_at": I,
+    "greatest": I,
+    "least": I,
+    "round": D,
+    "upper": S,
+    "lower": S,
+    "substr": S,
+    "date_add": DT,
+    "array": ARR,
+}
 
 
-def typ_of(n: Node) -> Optional[str]:
+def typ_of(n: Node) -> str | None:
     """The generator's type of an expression (None when unknown)."""
     if isinstance(n, (Col, Lit, LatRef)):
         return n.typ if n.typ in LITERALS else None
@@ -85,19 +127,21 @@ def local_reductions(n: Node) -> Iterator[Node]:
             yield replace(n, body=n.body.left)
             yield replace(n, body=n.body.right)
         for i in range(len(n.ctes)):
-            yield replace(n, ctes=n.ctes[:i] + n.ctes[i + 1:])
+            yield replace(n, ctes=n.ctes[:i] + n.ctes[i + 1 :])
         return
     if isinstance(n, Core):
         for i, it in enumerate(n.items):
             if len(n.items) > 1:
-                rest = n.items[:i] + n.items[i + 1:]
+                rest = n.items[:i] + n.items[i + 1 :]
                 if isinstance(it, Item) and it.alias:
-                    later = [substitute(x, it.alias.lower(), it.e) if j >= i else x
-                             for j, x in enumerate(rest)]
+                    later = [
+                        substitute(x, it.alias.lower(), it.e) if j >= i else x
+                        for j, x in enumerate(rest)
+                    ]
                     yield replace(n, items=later)
                 yield replace(n, items=rest)
         for i in range(len(n.joins)):
-            yield replace(n, joins=n.joins[:i] + n.joins[i + 1:])
+            yield replace(n, joins=n.joins[:i] + n.joins[i + 1 :])
         if n.where is not None:
             yield replace(n, where=None)
         if n.having is not None:
@@ -108,8 +152,10 @@ def local_reductions(n: Node) -> Iterator[Node]:
             yield replace(n, distinct=False)
         for i, it in enumerate(n.items):
             if isinstance(it, Item) and it.alias:
-                later = [substitute(x, it.alias.lower(), it.e) if j > i else x
-                         for j, x in enumerate(n.items)]
+                later = [
+                    substitute(x, it.alias.lower(), it.e) if j > i else x
+                    for j, x in enumerate(n.items)
+                ]
                 if later != n.items:
                     yield replace(n, items=later)
         return
@@ -160,13 +206,17 @@ def variants(n: Node) -> Iterator[Node]:
             for i, x in enumerate(v):
                 if isinstance(x, Node):
                     for nx in variants(x):
-                        yield replace(n, **{f.name: v[:i] + [nx] + v[i + 1:]})
+                        yield replace(n, **{f.name: v[:i] + [nx] + v[i + 1 :]})
         elif isinstance(v, tuple):
             continue
 
 
-def shrink(q: Query, still_fails: Callable[[Query], bool], max_checks: int = 300,
-           max_seconds: float = 180.0) -> Query:
+def shrink(
+    q: Query,
+    still_fails: Callable[[Query], bool],
+    max_checks: int = 300,
+    max_seconds: float = 180.0,
+) -> Query:
     """Greedy delta debugging: take the first smaller variant that still fails, start over."""
     start, checks = time.monotonic(), 0
     best, best_len = q, len(render(q))
@@ -191,6 +241,7 @@ def shrink(q: Query, still_fails: Callable[[Query], bool], max_checks: int = 300
 def alias_all(q: Query) -> Query:
     """Every unaliased item of the top SELECT list(s) gets an alias, so a lateral query and its
     inlined form have the same column names."""
+
     def fix(c: Core) -> Core:
         items, used = [], {it.alias.lower() for it in c.items if isinstance(it, Item) and it.alias}
         for i, it in enumerate(c.items):
@@ -202,10 +253,11 @@ def alias_all(q: Query) -> Query:
                 it = replace(it, alias=name)
             items.append(it)
         return replace(c, items=items)
+
     body = q.body
     if isinstance(body, SetOp):
         return replace(q, body=replace(body, left=fix(body.left), right=fix(body.right)))
     return replace(q, body=fix(body))
 
 
-__all__ = ["alias_all", "shrink", "variants", "typ_of", "List"]
+__all__ = ["alias_all", "shrink", "variants", "typ_of"]

@@ -7,7 +7,7 @@ import datetime
 import json
 import math
 from decimal import Decimal
-from typing import Any, List
+from typing import Any
 
 
 def canon(v: Any) -> str:
@@ -24,7 +24,7 @@ def canon(v: Any) -> str:
             return "Infinity" if v > 0 else "-Infinity"
         if v == 0:
             return "0"
-        return "%.12g" % v
+        return f"{v:.12g}"
     if isinstance(v, Decimal):
         return canon(float(v))
     if isinstance(v, str):
@@ -42,5 +42,5 @@ def canon(v: Any) -> str:
     return str(v)
 
 
-def canon_row(row: Any) -> List[str]:
+def canon_row(row: Any) -> list[str]:
     return [canon(v) for v in row]

@@ -16,9 +16,10 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
-from sparkpipe.session import builder as session_builder, error_of, run, serve
+from sparkpipe.session import builder as session_builder
+from sparkpipe.session import error_of, run, serve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,16 +38,22 @@ def main() -> None:
     if golden_mode:
         conf = {"spark.sql.shuffle.partitions": "2"}
     else:
-        conf = {"spark.sql.shuffle.partitions": "1", "spark.sql.adaptive.enabled": "false",
-                "spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
-    builder = session_builder(mode, "colsem-fuzz", warehouse, "local[2]" if golden_mode else "local[1]", conf)
+        conf = {
+            "spark.sql.shuffle.partitions": "1",
+            "spark.sql.adaptive.enabled": "false",
+            "spark.sql.codegen.wholeStage": "false",
+            "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+        }
+    builder = session_builder(
+        mode, "colsem-fuzz", warehouse, "local[2]" if golden_mode else "local[1]", conf
+    )
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("OFF")
     loaded = spark.sql("SHOW FUNCTIONS LIKE 'colsem_status'").count() == 1
-    sessions: Dict[str, Any] = {}
+    sessions: dict[str, Any] = {}
     golden_count = 0
 
-    def session(name: str, conf: Dict[str, str]):
+    def session(name: str, conf: dict[str, str]):
         if name not in sessions:
             s = spark if name == "default" else spark.newSession()
             for k, v in conf.items():
@@ -55,7 +62,7 @@ def main() -> None:
             sessions[name] = s
         return sessions[name]
 
-    def handle(req: Dict[str, Any]) -> Dict[str, Any]:
+    def handle(req: dict[str, Any]) -> dict[str, Any]:
         nonlocal golden_count
         op = req["op"]
         if op == "setup":
@@ -68,20 +75,37 @@ def main() -> None:
                 spark.sql(create)
                 if not golden_mode:
                     spark.sql(f"CACHE TABLE {name}")  # scans read memory, not parquet files
-                locations[name] = spark.sql(f"DESCRIBE TABLE EXTENDED {name}").where(
-                    "col_name = 'Location'").collect()[0]["data_type"]
+                locations[name] = (
+                    spark.sql(f"DESCRIBE TABLE EXTENDED {name}")
+                    .where("col_name = 'Location'")
+                    .collect()[0]["data_type"]
+                )
             status = {}
             if loaded:
-                status = {r["key"]: r["value"] for r in spark.sql("SELECT key, value FROM colsem_status()").collect()}
+                status = {
+                    r["key"]: r["value"]
+                    for r in spark.sql("SELECT key, value FROM colsem_status()").collect()
+                }
             sessions["default"] = spark
-            answer: Dict[str, Any] = {"loaded": loaded, "status": status, "locations": locations,
-                                      "spark": spark.version}
+            answer: dict[str, Any] = {
+                "loaded": loaded,
+                "status": status,
+                "locations": locations,
+                "spark": spark.version,
+            }
         elif op == "run":
             try:
                 s = session(req.get("session", "default"), req.get("conf") or {})
                 df = s.sql(req["sql"])
-                schema = [[f.name, f.dataType.simpleString(), f.nullable,
-                           json.dumps(f.metadata, sort_keys=True)] for f in df.schema.fields]
+                schema = [
+                    [
+                        f.name,
+                        f.dataType.simpleString(),
+                        f.nullable,
+                        json.dumps(f.metadata, sort_keys=True),
+                    ]
+                    for f in df.schema.fields
+                ]
                 answer = {"schema": schema}
                 if req.get("collect", True):
                     answer["rows"] = [canon_row(r) for r in df.collect()]

@@ -16,9 +16,9 @@ import re
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
 
 from peer.corpus import extract, unpacked
 
@@ -42,34 +42,40 @@ public class PrintTpcdsSchema {
 
 @dataclass(frozen=True)
 class Tpcds:
-    version: str   # the Spark release whose test jar it comes from
+    version: str  # the Spark release whose test jar it comes from
     folder: Path
 
     @property
     def schema(self) -> Path:
         return self.folder / "schema.sql"
 
-    def queries(self) -> List[Path]:
+    def queries(self) -> list[Path]:
         """Every query file, in query order (q1, q2, ..., q14a, q14b, ..., then the v2.7 forms)."""
         return sorted((self.folder / "queries").glob("*.sql"), key=query_order)
 
-    def tables(self) -> Dict[str, List[Tuple[str, str]]]:
+    def tables(self) -> dict[str, list[tuple[str, str]]]:
         """Each table's (column, type) pairs, as schema.sql declares them."""
-        return {name: [tuple(line.strip().rstrip(",").split(None, 1)) for line in body.strip().splitlines()]
-                for name, body in re.findall(r"CREATE TABLE (\w+) \((.*?)\) USING parquet", self.schema.read_text(), re.S)}
+        return {
+            name: [
+                tuple(line.strip().rstrip(",").split(None, 1)) for line in body.strip().splitlines()
+            ]
+            for name, body in re.findall(
+                r"CREATE TABLE (\w+) \((.*?)\) USING parquet", self.schema.read_text(), re.S
+            )
+        }
 
-    def create_statements(self) -> List[str]:
+    def create_statements(self) -> list[str]:
         return [s.strip() for s in self.schema.read_text().split(";") if s.strip()]
 
 
-def query_order(path: Path) -> Tuple[int, int, str]:
+def query_order(path: Path) -> tuple[int, int, str]:
     match = re.fullmatch(r"q(\d+)([a-z]*)(-v2\.7)?", path.stem)
     if not match:
         raise ValueError(f"not a TPC-DS query file name: {path.name}")
     return (1 if match.group(3) else 0, int(match.group(1)), match.group(2))
 
 
-def split_columns(ddl: str) -> List[Tuple[str, str]]:
+def split_columns(ddl: str) -> list[tuple[str, str]]:
     """'`a` INT, `b` DECIMAL(7,2)' -> [('a', 'INT'), ('b', 'DECIMAL(7,2)')]: commas inside a
     type's parentheses do not split."""
     columns, depth, start = [], 0, 0
@@ -86,10 +92,14 @@ def scala_library(scala_binary: str) -> Path:
     """The scala-library jar of the running pyspark (the test jar's Scala line)."""
     import pyspark
 
-    jars = sorted((Path(pyspark.__file__).parent / "jars").glob(f"scala-library-{scala_binary}.*.jar"))
+    jars = sorted(
+        (Path(pyspark.__file__).parent / "jars").glob(f"scala-library-{scala_binary}.*.jar")
+    )
     if not jars:
-        raise RuntimeError(f"no scala-library-{scala_binary}.*.jar in the installed pyspark's jars: "
-                           "run this with the Spark line's venv (make venv SPARK=<line>)")
+        raise RuntimeError(
+            f"no scala-library-{scala_binary}.*.jar in the installed pyspark's jars: "
+            "run this with the Spark line's venv (make venv SPARK=<line>)"
+        )
     return jars[-1]
 
 
@@ -98,8 +108,12 @@ def schema_sql(jar: Path) -> str:
     with tempfile.TemporaryDirectory() as tmp:
         source = Path(tmp) / "PrintTpcdsSchema.java"
         source.write_text(SCHEMA_PRINTER)
-        proc = subprocess.run(["java", "-cp", f"{jar}:{scala_library(scala_binary)}", str(source)],
-                              capture_output=True, text=True, timeout=300)
+        proc = subprocess.run(
+            ["java", "-cp", f"{jar}:{scala_library(scala_binary)}", str(source)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
     if proc.returncode != 0:
         raise RuntimeError(f"reading TPCDSSchema from {jar} failed:\n{proc.stderr[-2000:]}")
     statements = []
@@ -119,12 +133,15 @@ def unpack(jar: Path, folder: Path) -> None:
         (folder / source).rmdir()
     found = len(list((folder / "queries").glob("*.sql")))
     if found != V1_4_QUERIES + V2_7_QUERIES:
-        raise RuntimeError(f"{jar} holds {found} TPC-DS queries, not {V1_4_QUERIES} + {V2_7_QUERIES}")
+        raise RuntimeError(
+            f"{jar} holds {found} TPC-DS queries, not {V1_4_QUERIES} + {V2_7_QUERIES}"
+        )
     (folder / "schema.sql").write_text(schema_sql(jar))
 
 
-def corpus(line: str, log: Callable[[str], None] = lambda text: print(text, file=sys.stderr)) -> Tpcds:
+def corpus(
+    line: str, log: Callable[[str], None] = lambda text: print(text, file=sys.stderr)
+) -> Tpcds:
     """Line L's TPC-DS queries and schema, fetched and unpacked once."""
     version, folder = unpacked(line, "tpcds", unpack, log)
     return Tpcds(version, folder)
-

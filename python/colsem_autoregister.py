@@ -58,7 +58,9 @@ class _SessionModuleFinder:
             except Exception as exc:  # never break pyspark's import
                 import warnings
 
-                warnings.warn(f"colsem could not install its automatic registration: {exc}")
+                warnings.warn(
+                    f"colsem could not install its automatic registration: {exc}", stacklevel=1
+                )
 
         loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec

@@ -6,39 +6,49 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 from hatchling.metadata.plugin.interface import MetadataHookInterface
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import build_jar  # noqa: E402
+import build_jar
 
 # The `test` extra: the tools the tests use (the Makefile's venvs install them too).
-TEST_REQUIREMENTS = ["pytest>=8", "pyspark[connect]", "pandas>=2.2,<3", "duckdb>=1.1", "matplotlib>=3.8"]
+TEST_REQUIREMENTS = [
+    "pytest>=8",
+    "pyspark[connect]",
+    "pandas>=2.2,<3",
+    "duckdb>=1.1",
+    "matplotlib>=3.8",
+]
 
 
 class ColsemMetadataHook(MetadataHookInterface):
-    def update(self, metadata: Dict[str, Any]) -> None:
+    def update(self, metadata: dict[str, Any]) -> None:
         versions = build_jar.read_versions()
         metadata["version"] = versions["colsem.version"]
         # Every line the wheel carries a jar for, as one specifier set. An extra, not a requirement:
         # pip cannot accept "pyspark or pyspark-client", and requiring pyspark would pull PyPI's
         # whole pyspark over a pyspark-client install (pyproject.toml).
         metadata["optional-dependencies"] = {
-            "pyspark": [f"pyspark{build_jar.supported_union(versions, build_jar.ported_lines(versions))}"],
+            "pyspark": [
+                f"pyspark{build_jar.supported_union(versions, build_jar.all_lines(versions))}"
+            ],
             "test": TEST_REQUIREMENTS,
         }
         project = build_jar.read_project()
-        metadata["urls"] = {"Homepage": project["project.url"],
-                            "Documentation": project["project.docs.url"],
-                            "Source": project["scm.url"],
-                            "Issues": project["project.issues.url"],
-                            "Changelog": project["project.changelog.url"]}
+        metadata["urls"] = {
+            "Homepage": project["project.url"],
+            "Documentation": project["project.docs.url"],
+            "Source": project["scm.url"],
+            "Issues": project["project.issues.url"],
+            "Changelog": project["project.changelog.url"],
+        }
 
 
 class ColsemJarHook(BuildHookInterface):
-    def initialize(self, version: str, build_data: Dict[str, Any]) -> None:
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
         try:
@@ -47,4 +57,6 @@ class ColsemJarHook(BuildHookInterface):
             raise SystemExit(f"colsem: cannot build the jars: {exc}") from None
         for jar in jars:
             build_data["force_include"][str(jar)] = f"colsem/jars/{jar.name}"
-        build_data["force_include"][str(build_jar.JAR_DIR / "build.json")] = "colsem/jars/build.json"
+        build_data["force_include"][str(build_jar.JAR_DIR / "build.json")] = (
+            "colsem/jars/build.json"
+        )

@@ -30,7 +30,6 @@ import tarfile
 import time
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Optional
 from xml.etree import ElementTree
 
 import build_jar
@@ -57,14 +56,38 @@ SMOKE_DESELECT = [
     "tests/test_ways_in.py::test_spark_submit_packages_from_the_local_maven_repository",
 ]
 # Files the wheel's build needs from the sdist, besides every source under jvm/src/main.
-SDIST_NEEDS = ["pyproject.toml", "README.md", "LICENSE", "NOTICE", "CHANGELOG.md",
-               "jvm/versions.properties", "jvm/project.properties", "python/build_jar.py",
-               "python/hatch_hooks.py", "python/colsem/__init__.py",
-               "python/colsem_autoregister.py", "python/colsem_autoregister.pth"]
+SDIST_NEEDS = [
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+    "NOTICE",
+    "CHANGELOG.md",
+    "jvm/versions.properties",
+    "jvm/project.properties",
+    "jvm/compile.properties",
+    "python/build_jar.py",
+    "python/hatch_hooks.py",
+    "python/colsem/__init__.py",
+    "python/colsem_autoregister.py",
+    "python/colsem_autoregister.pth",
+]
 # Each POM element Maven Central requires, as a path below <project>.
-POM_REQUIRED = ["modelVersion", "groupId", "artifactId", "version", "packaging", "name",
-                "description", "url", "licenses/license/name", "licenses/license/url", "scm/url",
-                "scm/connection", "scm/developerConnection", "developers/developer/name"]
+POM_REQUIRED = [
+    "modelVersion",
+    "groupId",
+    "artifactId",
+    "version",
+    "packaging",
+    "name",
+    "description",
+    "url",
+    "licenses/license/name",
+    "licenses/license/url",
+    "scm/url",
+    "scm/connection",
+    "scm/developerConnection",
+    "developers/developer/name",
+]
 POM_NS = {"m": "http://maven.apache.org/POM/4.0.0"}
 # Provided by the Spark installation: a runtime dependency on them would make --packages fetch them.
 PROVIDED_GROUPS = ("org.apache.spark", "org.scala-lang")
@@ -78,7 +101,7 @@ def version() -> str:
     return build_jar.read_versions()["colsem.version"]
 
 
-def changelog_version(path: Path = CHANGELOG) -> Optional[str]:
+def changelog_version(path: Path = CHANGELOG) -> str | None:
     """The version of the changelog's newest release heading (``## [0.1.0] - ...``), or None."""
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.startswith("## "):
@@ -87,9 +110,9 @@ def changelog_version(path: Path = CHANGELOG) -> Optional[str]:
     return None
 
 
-def ported_line_versions() -> List[Dict[str, str]]:
+def all_line_versions() -> list[dict[str, str]]:
     versions = build_jar.read_versions()
-    return [build_jar.line_versions(versions, line) for line in build_jar.ported_lines(versions)]
+    return [build_jar.line_versions(versions, line) for line in build_jar.all_lines(versions)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,14 +121,26 @@ def ported_line_versions() -> List[Dict[str, str]]:
 
 def build(out: Path = DIST) -> None:
     """The sdist and wheel (``python -m build`` with this venv's hatchling; the wheel's jars are
-    compiled or reused by fingerprint) and each ported line's Maven bundle, into a clean ``out``."""
+    compiled or reused by fingerprint) and each line's Maven bundle, into a clean ``out``."""
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     started = time.monotonic()
     _log(f"sdist and wheel of colsem {version()} -> {out}")
-    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel",
-                    "--outdir", str(out), str(ROOT)], check=True)
-    for lv in ported_line_versions():
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--no-isolation",
+            "--sdist",
+            "--wheel",
+            "--outdir",
+            str(out),
+            str(ROOT),
+        ],
+        check=True,
+    )
+    for lv in all_line_versions():
         _log(f"Maven bundle of {build_jar.maven_coordinate(lv)}")
         build_jar.publish_bundle(lv["spark.line"], out / "maven")
     _log(f"dist built in {time.monotonic() - started:.0f}s")
@@ -118,8 +153,10 @@ def build(out: Path = DIST) -> None:
 def _one(dist: Path, pattern: str) -> Path:
     found = sorted(dist.glob(pattern))
     if len(found) != 1:
-        raise SystemExit(f"dist-check: expected one {pattern} in {dist}, found "
-                         f"{[p.name for p in found] or 'none'}; run `make dist`.")
+        raise SystemExit(
+            f"dist-check: expected one {pattern} in {dist}, found "
+            f"{[p.name for p in found] or 'none'}; run `make dist`."
+        )
     return found[0]
 
 
@@ -131,12 +168,15 @@ def sdist_path(dist: Path) -> Path:
     return _one(dist, "colsem-*.tar.gz")
 
 
-def _metadata_field(text: str, field: str) -> List[str]:
-    return [line.split(":", 1)[1].strip() for line in text.split("\n\n", 1)[0].splitlines()
-            if line.startswith(field + ":")]
+def _metadata_field(text: str, field: str) -> list[str]:
+    return [
+        line.split(":", 1)[1].strip()
+        for line in text.split("\n\n", 1)[0].splitlines()
+        if line.startswith(field + ":")
+    ]
 
 
-def pom_problems(pom: Path, lv: Optional[Dict[str, str]] = None) -> List[str]:
+def pom_problems(pom: Path, lv: dict[str, str] | None = None) -> list[str]:
     """What Maven Central would reject in ``pom``: each missing element named, a runtime dependency
     on what Spark provides, and (given the line) coordinates other than the artifact's."""
     try:
@@ -152,11 +192,16 @@ def pom_problems(pom: Path, lv: Optional[Dict[str, str]] = None) -> List[str]:
         group = dependency.findtext("m:groupId", "", POM_NS)
         scope = dependency.findtext("m:scope", "compile", POM_NS)
         if group in PROVIDED_GROUPS and scope not in ("provided", "test"):
-            problems.append(f"{pom}: depends on {group}:{dependency.findtext('m:artifactId', '', POM_NS)} "
-                            f"in scope {scope}; Spark provides it")
+            problems.append(
+                f"{pom}: depends on {group}:{dependency.findtext('m:artifactId', '', POM_NS)} "
+                f"in scope {scope}; Spark provides it"
+            )
     if lv is not None:
-        expected = {"groupId": lv["maven.group"], "artifactId": build_jar.artifact_id(lv),
-                    "version": lv["colsem.version"]}
+        expected = {
+            "groupId": lv["maven.group"],
+            "artifactId": build_jar.artifact_id(lv),
+            "version": lv["colsem.version"],
+        }
         for element, value in expected.items():
             actual = project.findtext(f"m:{element}", "", POM_NS)
             if actual != value:
@@ -164,7 +209,7 @@ def pom_problems(pom: Path, lv: Optional[Dict[str, str]] = None) -> List[str]:
     return problems
 
 
-def _license_problems(where: str, files: Dict[str, bytes]) -> List[str]:
+def _license_problems(where: str, files: dict[str, bytes]) -> list[str]:
     """``files``: the archive's copy of each licence file, by the tree's name (absent: missing)."""
     problems = []
     for path in build_jar.LICENSE_FILES:
@@ -176,18 +221,24 @@ def _license_problems(where: str, files: Dict[str, bytes]) -> List[str]:
     return problems
 
 
-def _jar_license_files(jar: zipfile.ZipFile) -> Dict[str, bytes]:
+def _jar_license_files(jar: zipfile.ZipFile) -> dict[str, bytes]:
     names = set(jar.namelist())
-    return {p.name: jar.read(f"META-INF/{p.name}") for p in build_jar.LICENSE_FILES
-            if f"META-INF/{p.name}" in names}
+    return {
+        p.name: jar.read(f"META-INF/{p.name}")
+        for p in build_jar.LICENSE_FILES
+        if f"META-INF/{p.name}" in names
+    }
 
 
-def bundle_problems(repo: Path, lv: Dict[str, str], wheel: zipfile.ZipFile) -> List[str]:
+def bundle_problems(repo: Path, lv: dict[str, str], wheel: zipfile.ZipFile) -> list[str]:
     """One line's bundle in the Maven repository ``repo``: every file and checksum, the POM, the
     jar identical to the wheel's, sources and generated docs in the other jars, licence files."""
     folder = build_jar.maven_folder(repo, lv)
-    missing = [f"{folder / name}: missing or empty" for name in build_jar.bundle_files(lv)
-               if not (folder / name).is_file() or (folder / name).stat().st_size == 0]
+    missing = [
+        f"{folder / name}: missing or empty"
+        for name in build_jar.bundle_files(lv)
+        if not (folder / name).is_file() or (folder / name).stat().st_size == 0
+    ]
     if missing:
         return missing
     problems = []
@@ -208,8 +259,11 @@ def bundle_problems(repo: Path, lv: Dict[str, str], wheel: zipfile.ZipFile) -> L
         recorded = zf.read(build_jar.BUILD_PROPERTIES).decode()
         if f"colsem.version={lv['colsem.version']}\n" not in recorded:
             problems.append(f"{jar}: {build_jar.BUILD_PROPERTIES} records another colsem version")
-    expected_sources = {str(p.relative_to(root)) for root in build_jar.source_roots(lv)
-                        for p in root.rglob("*.scala")}
+    expected_sources = {
+        str(p.relative_to(root))
+        for root in build_jar.source_roots(lv)
+        for p in root.rglob("*.scala")
+    }
     with zipfile.ZipFile(sources) as zf:
         problems += _license_problems(str(sources), _jar_license_files(zf))
         missing = sorted(expected_sources - set(zf.namelist()))
@@ -224,13 +278,15 @@ def bundle_problems(repo: Path, lv: Dict[str, str], wheel: zipfile.ZipFile) -> L
     return problems
 
 
-def archive_problems(dist: Path) -> List[str]:
+def archive_problems(dist: Path) -> list[str]:
     """The version everywhere, the wheel's metadata and files, the sdist's contents, every bundle."""
     v = version()
     problems = []
     if changelog_version() != v:
-        problems.append(f"CHANGELOG.md: newest heading is {changelog_version()!r}, "
-                        f"jvm/versions.properties says {v}")
+        problems.append(
+            f"CHANGELOG.md: newest heading is {changelog_version()!r}, "
+            f"jvm/versions.properties says {v}"
+        )
     wheel, sdist = wheel_path(dist), sdist_path(dist)
     if wheel.name != f"colsem-{v}-py3-none-any.whl":
         problems.append(f"{wheel.name}: expected colsem-{v}-py3-none-any.whl")
@@ -241,36 +297,58 @@ def archive_problems(dist: Path) -> List[str]:
         names = set(whl.namelist())
         metadata = whl.read(f"{info}/METADATA").decode() if f"{info}/METADATA" in names else ""
         if _metadata_field(metadata, "Version") != [v]:
-            problems.append(f"{wheel.name}: METADATA Version is {_metadata_field(metadata, 'Version')}, not {v}")
+            problems.append(
+                f"{wheel.name}: METADATA Version is {_metadata_field(metadata, 'Version')}, not {v}"
+            )
         if _metadata_field(metadata, "License-Expression") != ["Apache-2.0"]:
             problems.append(f"{wheel.name}: METADATA has no License-Expression: Apache-2.0")
         if not _metadata_field(metadata, "Project-URL"):
             problems.append(f"{wheel.name}: METADATA has no Project-URL")
-        problems += _license_problems(f"{wheel.name} {info}/licenses", {
-            p.name: whl.read(f"{info}/licenses/{p.name}") for p in build_jar.LICENSE_FILES
-            if f"{info}/licenses/{p.name}" in names})
-        wanted = {f"colsem/jars/{build_jar.jar_name(lv)}" for lv in ported_line_versions()}
+        problems += _license_problems(
+            f"{wheel.name} {info}/licenses",
+            {
+                p.name: whl.read(f"{info}/licenses/{p.name}")
+                for p in build_jar.LICENSE_FILES
+                if f"{info}/licenses/{p.name}" in names
+            },
+        )
+        wanted = {f"colsem/jars/{build_jar.jar_name(lv)}" for lv in all_line_versions()}
         carried = {n for n in names if n.startswith("colsem/jars/") and n.endswith(".jar")}
         if carried != wanted:
             problems.append(f"{wheel.name}: carries {sorted(carried)}, expected {sorted(wanted)}")
-        for lv in ported_line_versions():
+        for lv in all_line_versions():
             problems += bundle_problems(dist / "maven", lv, whl)
     with tarfile.open(sdist) as tar:
         top = f"colsem-{v}/"
-        members = {m.name[len(top):]: m for m in tar.getmembers() if m.name.startswith(top)}
-        pkg_info = tar.extractfile(members["PKG-INFO"]).read().decode() if "PKG-INFO" in members else ""
+        members = {m.name[len(top) :]: m for m in tar.getmembers() if m.name.startswith(top)}
+        pkg_info = (
+            tar.extractfile(members["PKG-INFO"]).read().decode() if "PKG-INFO" in members else ""
+        )
         if _metadata_field(pkg_info, "Version") != [v]:
-            problems.append(f"{sdist.name}: PKG-INFO Version is {_metadata_field(pkg_info, 'Version')}, not {v}")
-        sources = [str(p.relative_to(ROOT)) for p in (ROOT / "jvm" / "src" / "main").rglob("*") if p.is_file()]
+            problems.append(
+                f"{sdist.name}: PKG-INFO Version is {_metadata_field(pkg_info, 'Version')}, not {v}"
+            )
+        sources = [
+            str(p.relative_to(ROOT))
+            for p in (ROOT / "jvm" / "src" / "main").rglob("*")
+            if p.is_file()
+        ]
         for name in SDIST_NEEDS + sources:
             if name not in members:
                 problems.append(f"{sdist.name}: lacks {name}, which building the wheel needs")
-        problems += _license_problems(sdist.name, {
-            p.name: tar.extractfile(members[p.name]).read() for p in build_jar.LICENSE_FILES
-            if p.name in members})
+        problems += _license_problems(
+            sdist.name,
+            {
+                p.name: tar.extractfile(members[p.name]).read()
+                for p in build_jar.LICENSE_FILES
+                if p.name in members
+            },
+        )
         jars = [name for name in members if name.endswith(".jar")]
         if jars:
-            problems.append(f"{sdist.name}: carries compiled jars ({', '.join(jars)}); it is the source")
+            problems.append(
+                f"{sdist.name}: carries compiled jars ({', '.join(jars)}); it is the source"
+            )
     return problems
 
 
@@ -280,8 +358,18 @@ def archive_problems(dist: Path) -> List[str]:
 
 def twine_check(dist: Path) -> None:
     _log("twine check --strict")
-    subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(wheel_path(dist)),
-                    str(sdist_path(dist))], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "twine",
+            "check",
+            "--strict",
+            str(wheel_path(dist)),
+            str(sdist_path(dist)),
+        ],
+        check=True,
+    )
 
 
 def smoke(dist: Path, venv: Path = SMOKE_VENV, workers: int = 2) -> None:
@@ -290,26 +378,60 @@ def smoke(dist: Path, venv: Path = SMOKE_VENV, workers: int = 2) -> None:
     versions = build_jar.read_versions()
     lv = build_jar.line_versions(versions, build_jar.default_line(versions))
     shutil.rmtree(venv, ignore_errors=True)
-    _log(f"fresh venv {venv}: pyspark {lv['spark.version']} from PyPI, colsem {version()} from {dist}")
+    _log(
+        f"fresh venv {venv}: pyspark {lv['spark.version']} from PyPI, colsem {version()} from {dist}"
+    )
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
     pip = [python, "-m", "pip", "install", "--progress-bar", "off", "--disable-pip-version-check"]
-    subprocess.run(pip + [f"pyspark=={lv['spark.version']}", "pytest>=8", "pytest-xdist>=3.5"], check=True)
+    subprocess.run(
+        pip + [f"pyspark=={lv['spark.version']}", "pytest>=8", "pytest-xdist>=3.5"], check=True
+    )
     # No index and no other links (PIP_FIND_LINKS): colsem from dist/ alone, as a wheel, with its
     # requirement met by the pyspark installed above.
     dist_only = {k: val for k, val in os.environ.items() if k != "PIP_FIND_LINKS"}
-    subprocess.run(pip + ["--no-index", "--find-links", str(dist), "--only-binary", "colsem",
-                          f"colsem=={version()}"], check=True, env=dist_only)
-    env = {k: val for k, val in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV") and not k.startswith(("PYSPARK_", "SPARK_"))}
-    env.update(COLSEM_DIST_DIR=str(dist.resolve()), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
+    subprocess.run(
+        pip
+        + [
+            "--no-index",
+            "--find-links",
+            str(dist),
+            "--only-binary",
+            "colsem",
+            f"colsem=={version()}",
+        ],
+        check=True,
+        env=dist_only,
+    )
+    env = {
+        k: val
+        for k, val in os.environ.items()
+        if k not in ("PYTHONPATH", "VIRTUAL_ENV") and not k.startswith(("PYSPARK_", "SPARK_"))
+    }
+    env.update(
+        COLSEM_DIST_DIR=str(dist.resolve()), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
+    )
     xdist = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
     deselect = [arg for test in SMOKE_DESELECT for arg in ("--deselect", test)]
     _log(f"smoke suite on the installed wheel ({venv})")
     # From the venv's folder: neither the tree's root nor python/ is on sys.path.
-    subprocess.run([python, "-m", "pytest", "-p", "no:cacheprovider", "--rootdir", str(ROOT), *xdist,
-                    *deselect, *(str(ROOT / test) for test in SMOKE_TESTS)],
-                   check=True, cwd=str(venv), env=env)
+    subprocess.run(
+        [
+            python,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(ROOT),
+            *xdist,
+            *deselect,
+            *(str(ROOT / test) for test in SMOKE_TESTS),
+        ],
+        check=True,
+        cwd=str(venv),
+        env=env,
+    )
 
 
 def check(dist: Path = DIST, workers: int = 2) -> int:
@@ -325,11 +447,17 @@ def check(dist: Path = DIST, workers: int = 2) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("command", choices=["build", "check"])
-    parser.add_argument("--dist", type=Path, default=DIST, help="the dist folder (default: %(default)s)")
-    parser.add_argument("--workers", type=int, default=2, help="pytest processes for the smoke suite")
+    parser.add_argument(
+        "--dist", type=Path, default=DIST, help="the dist folder (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=2, help="pytest processes for the smoke suite"
+    )
     args = parser.parse_args(argv)
     try:
         if args.command == "build":
@@ -340,7 +468,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except subprocess.CalledProcessError as exc:
-        print(f"error: {' '.join(map(str, exc.cmd[:4]))} ... exited {exc.returncode}", file=sys.stderr)
+        print(
+            f"error: {' '.join(map(str, exc.cmd[:4]))} ... exited {exc.returncode}", file=sys.stderr
+        )
         return 1
 
 

@@ -10,8 +10,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import IO, Any, Dict, List, Optional, Sequence
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,9 +20,14 @@ ROOT = Path(__file__).resolve().parent.parent
 LOST_CLASS = "WORKER_LOST"
 
 
-def lost(mode: str, timeout: float) -> Dict[str, Any]:
-    return {"error": {"class": LOST_CLASS, "state": None,
-                      "message": f"the {mode} JVM died or answered nothing for {timeout:.0f} s"}}
+def lost(mode: str, timeout: float) -> dict[str, Any]:
+    return {
+        "error": {
+            "class": LOST_CLASS,
+            "state": None,
+            "message": f"the {mode} JVM died or answered nothing for {timeout:.0f} s",
+        }
+    }
 
 
 class Worker:
@@ -29,20 +35,30 @@ class Worker:
     request after every start (its answer is `info`). The worker's stderr (the JVM's log too) goes
     to a file in `workdir`, whose path the worker finds in $SPARKPIPE_LOG."""
 
-    def __init__(self, module: str, mode: str, workdir: Path, setup: Dict[str, Any],
-                 args: Sequence[str] = (), tag: str = ""):
+    def __init__(
+        self,
+        module: str,
+        mode: str,
+        workdir: Path,
+        setup: dict[str, Any],
+        args: Sequence[str] = (),
+        tag: str = "",
+    ):
         self.module, self.mode, self.workdir, self.setup = module, mode, workdir, setup
         self.args, self.tag = list(args), tag
         self.starts = 0
-        self.info: Dict[str, Any] = {}
-        self.proc: Optional[subprocess.Popen] = None
-        self.log: Optional[IO[str]] = None
+        self.info: dict[str, Any] = {}
+        self.proc: subprocess.Popen | None = None
+        self.log: IO[str] | None = None
 
     def start(self) -> None:
         self.starts += 1
         # A user's spark-defaults.conf still applies (the tests' sets JIT flags for short JVMs).
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("PYSPARK_", "SPARK_")) or k == "SPARK_CONF_DIR"}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("PYSPARK_", "SPARK_")) or k == "SPARK_CONF_DIR"
+        }
         if self.mode == "vanilla":
             env["COLSEM_AUTOREGISTER"] = "0"
         # Unique per process start (a fuzz golden worker is started afresh for every save).
@@ -53,24 +69,30 @@ class Worker:
         self.log = open(log_path, "w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", self.module, self.mode, str(warehouse)] + self.args,
-            cwd=str(ROOT), env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log, text=True, bufsize=1,
+            cwd=str(ROOT),
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            text=True,
+            bufsize=1,
             # Its own session: Ctrl-C in the terminal (or a signal to the runner's process group)
             # reaches only the runner, which finishes its work; a worker ends at stdin's end.
-            start_new_session=True)
-        self.answers: "queue.Queue[Optional[dict]]" = queue.Queue()
+            start_new_session=True,
+        )
+        self.answers: queue.Queue[dict | None] = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.answers), daemon=True).start()
         self.pending_setup = True
         self.send([self.setup])
 
     @staticmethod
-    def _read(proc: subprocess.Popen, answers: "queue.Queue[Optional[dict]]") -> None:
+    def _read(proc: subprocess.Popen, answers: queue.Queue[dict | None]) -> None:
         assert proc.stdout is not None
         for line in proc.stdout:
             answers.put(json.loads(line))
         answers.put(None)
 
-    def finish_setup(self, timeout: float = 300) -> Dict[str, Any]:
+    def finish_setup(self, timeout: float = 300) -> dict[str, Any]:
         if self.pending_setup:
             try:
                 answer = self.answers.get(timeout=timeout)
@@ -82,7 +104,7 @@ class Worker:
             self.pending_setup = False
         return self.info
 
-    def send(self, requests: List[dict]) -> None:
+    def send(self, requests: list[dict]) -> None:
         text = "".join(json.dumps(r) + "\n" for r in requests)
         proc = self.proc
 
@@ -93,13 +115,14 @@ class Worker:
                 proc.stdin.flush()
             except (BrokenPipeError, OSError, ValueError):
                 pass
+
         threading.Thread(target=write, daemon=True).start()
 
-    def collect(self, n: int, timeout: float) -> List[dict]:
+    def collect(self, n: int, timeout: float) -> list[dict]:
         """The next n answers; a lost or stuck JVM answers the rest with WORKER_LOST and is
         restarted."""
         self.finish_setup()
-        out: List[dict] = []
+        out: list[dict] = []
         while len(out) < n:
             try:
                 answer = self.answers.get(timeout=timeout)
@@ -117,7 +140,7 @@ class Worker:
         self.start()
         self.finish_setup()
 
-    def call(self, requests: List[dict], timeout: float = 120) -> List[dict]:
+    def call(self, requests: list[dict], timeout: float = 120) -> list[dict]:
         self.send(requests)
         return self.collect(len(requests), timeout)
 

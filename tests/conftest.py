@@ -10,11 +10,14 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional
+from typing import TYPE_CHECKING
 
 import pytest
 
+if TYPE_CHECKING:
+    import pyspark.sql
 from golden import running_line, version_property
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +38,8 @@ def installed_colsem() -> Path:
     if folder is None or folder.resolve().parent != site:
         raise pytest.UsageError(
             f"COLSEM_DIST_DIR is set, so the tests run on the installed wheel, but colsem is "
-            f"{folder or 'not installed'} (this interpreter's site-packages: {site}).")
+            f"{folder or 'not installed'} (this interpreter's site-packages: {site})."
+        )
     return folder
 
 
@@ -72,17 +76,19 @@ def log4j_file(workdir: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def spark(workdir: Path) -> Iterator["pyspark.sql.SparkSession"]:
+def spark(workdir: Path) -> Iterator[pyspark.sql.SparkSession]:
     """The shared session, with colsem added through colsem.configure."""
+    import colsem
     from pyspark.sql import SparkSession
 
-    import colsem
-
-    builder = (SparkSession.builder.master("local[2]").appName("colsem-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.sql.warehouse.dir", str(workdir / "warehouse"))
-               .config("spark.local.dir", str(workdir / "local")))
+    builder = (
+        SparkSession.builder.master("local[2]")
+        .appName("colsem-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.warehouse.dir", str(workdir / "warehouse"))
+        .config("spark.local.dir", str(workdir / "local"))
+    )
     session = colsem.configure(builder).getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     create_tables(session)
@@ -90,15 +96,21 @@ def spark(workdir: Path) -> Iterator["pyspark.sql.SparkSession"]:
     session.stop()
 
 
-def create_tables(session: "pyspark.sql.SparkSession") -> None:
+def create_tables(session: pyspark.sql.SparkSession) -> None:
     """Small parquet tables on disk, shared by the golden files and the conservative check."""
     session.sql("CREATE TABLE t1 (s1 INT, s2 STRING, s3 DOUBLE) USING parquet")
-    session.sql("INSERT INTO t1 VALUES (1, 'a', 1.5), (2, 'b', NULL), (3, NULL, 3.25), (3, 'c', -1.0)")
+    session.sql(
+        "INSERT INTO t1 VALUES (1, 'a', 1.5), (2, 'b', NULL), (3, NULL, 3.25), (3, 'c', -1.0)"
+    )
     session.sql("CREATE TABLE t2 (id INT, name STRING, tags ARRAY<STRING>) USING parquet")
-    session.sql("INSERT INTO t2 VALUES (1, 'one', array('x', 'y')), (3, 'three', array()), (4, 'four', NULL)")
+    session.sql(
+        "INSERT INTO t2 VALUES (1, 'one', array('x', 'y')), (3, 'three', array()), (4, 'four', NULL)"
+    )
 
 
-def subprocess_env(extra: Optional[Dict[str, str]] = None, long_running: bool = False) -> Dict[str, str]:
+def subprocess_env(
+    extra: dict[str, str] | None = None, long_running: bool = False
+) -> dict[str, str]:
     """This process's environment without its PYSPARK_*/SPARK_* settings (a subprocess starts as a
     user's would), with the tests' spark-defaults.conf, then ``extra``. A ``long_running`` JVM
     (minutes of Spark jobs, Delta's say) keeps the JVM's own JIT: C1 alone makes it slower."""
@@ -109,9 +121,14 @@ def subprocess_env(extra: Optional[Dict[str, str]] = None, long_running: bool = 
     return env
 
 
-def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional[List[str]] = None,
-               launcher: Optional[List[str]] = None, timeout: int = 300,
-               long_running: bool = False) -> subprocess.CompletedProcess:
+def run_python(
+    script: str,
+    env: dict[str, str] | None = None,
+    args: list[str] | None = None,
+    launcher: list[str] | None = None,
+    timeout: int = 300,
+    long_running: bool = False,
+) -> subprocess.CompletedProcess:
     """Run a Python script in a new process (a new JVM) and return the finished process.
 
     The script prints its results as one JSON line starting with ``RESULT ``; see :func:`result_of`.
@@ -123,8 +140,15 @@ def run_python(script: str, env: Optional[Dict[str, str]] = None, args: Optional
     full_env = subprocess_env(env, long_running)
     cmd = (launcher or [sys.executable]) + [f.name] + (args or [])
     try:
-        return subprocess.run(cmd, env=full_env, capture_output=True, text=True, timeout=timeout,
-                              cwd=str(ROOT), stdin=subprocess.DEVNULL)
+        return subprocess.run(
+            cmd,
+            env=full_env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=str(ROOT),
+            stdin=subprocess.DEVNULL,
+        )
     finally:
         os.unlink(f.name)
 
@@ -135,8 +159,11 @@ def connect_server_package() -> str:
     import pyspark
 
     jars = Path(pyspark.__file__).parent / "jars"
-    return "" if list(jars.glob("spark-connect_*.jar")) else \
-        version_property(f"line.{running_line()}.connect.server")
+    return (
+        ""
+        if list(jars.glob("spark-connect_*.jar"))
+        else version_property(f"line.{running_line()}.connect.server")
+    )
 
 
 def stop_server(server: subprocess.Popen, log) -> None:
@@ -152,9 +179,11 @@ def stop_server(server: subprocess.Popen, log) -> None:
 def result_of(proc: subprocess.CompletedProcess) -> dict:
     for line in proc.stdout.splitlines():
         if line.startswith("RESULT "):
-            return json.loads(line[len("RESULT "):])
-    raise AssertionError(f"no RESULT line (exit {proc.returncode}).\nstdout:\n{proc.stdout}\n"
-                         f"stderr:\n{proc.stderr[-6000:]}")
+            return json.loads(line[len("RESULT ") :])
+    raise AssertionError(
+        f"no RESULT line (exit {proc.returncode}).\nstdout:\n{proc.stdout}\n"
+        f"stderr:\n{proc.stderr[-6000:]}"
+    )
 
 
 # Prepended to subprocess scripts: a local session builder and a status printer.
@@ -183,11 +212,11 @@ def user_extension_jar(workdir: Path) -> Path:
     """A user's own Spark extension (a jar compiled here), to prove colsem merges, not replaces.
     It registers the function user_ext_marker() returning 'user-extension'."""
     import pyspark
-
     from build_jar_access import compile_scala
 
     source = workdir / "UserExtension.scala"
-    source.write_text(textwrap.dedent("""\
+    source.write_text(
+        textwrap.dedent("""\
         package com.example
         import org.apache.spark.sql.SparkSessionExtensions
         import org.apache.spark.sql.catalyst.FunctionIdentifier
@@ -198,6 +227,7 @@ def user_extension_jar(workdir: Path) -> Path:
               new ExpressionInfo(classOf[UserExtension].getName, "user_ext_marker"),
               (_: Seq[Expression]) => Literal("user-extension")))
         }
-        """))
+        """)
+    )
     jars = Path(pyspark.__file__).parent / "jars"
     return compile_scala([source], jars, workdir / "user-extension.jar")

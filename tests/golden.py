@@ -24,7 +24,7 @@ import math
 import re
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, List
+from typing import Any
 
 SQL_DIR = Path(__file__).resolve().parent / "sql"
 INPUTS = SQL_DIR / "inputs"
@@ -73,10 +73,12 @@ def record_result(name: str, line: str, actual: str, folder: Path = RESULTS) -> 
 
 
 SCOPES_KEY = "spark.colsem.lateralAlias.extraScopes"
-_SCOPES_STATEMENT = re.compile(r"(SET|RESET)\s+" + re.escape(SCOPES_KEY) + r"\s*(?:=(.*))?$", re.I | re.S)
+_SCOPES_STATEMENT = re.compile(
+    r"(SET|RESET)\s+" + re.escape(SCOPES_KEY) + r"\s*(?:=(.*))?$", re.I | re.S
+)
 
 
-def scopes_in_effect(stmts: List[str]) -> List[str]:
+def scopes_in_effect(stmts: list[str]) -> list[str]:
     """Per statement, the value of spark.colsem.lateralAlias.extraScopes that the SET and RESET
     statements before it (and itself) leave: "" (the default) until one sets it."""
     out, scopes = [], ""
@@ -88,7 +90,7 @@ def scopes_in_effect(stmts: List[str]) -> List[str]:
     return out
 
 
-def statements(text: str) -> List[str]:
+def statements(text: str) -> list[str]:
     """Split on ';' at the end of a line; drop whole-line '--' comments."""
     kept = [line for line in text.splitlines() if not line.strip().startswith("--")]
     chunks = re.split(r";[ \t]*(?:\n|$)", "\n".join(kept))
@@ -109,7 +111,9 @@ def format_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(format_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ",".join(f"{format_value(k)}:{format_value(v)}" for k, v in value.items()) + "}"
+        return (
+            "{" + ",".join(f"{format_value(k)}:{format_value(v)}" for k, v in value.items()) + "}"
+        )
     if hasattr(value, "asDict"):
         return "{" + ",".join(f"{k}:{format_value(v)}" for k, v in value.asDict().items()) + "}"
     return str(value)
@@ -136,16 +140,25 @@ def run_statement(session: Any, sql: str) -> dict:
     try:
         df = session.sql(sql)
         rows = ["\t".join(format_value(v) for v in row) for row in df.collect()]
-        return {"schema": df.schema.simpleString(), "rows": rows if is_ordered(sql) else sorted(rows),
-                "analysis": analyzed_plan(df)}
+        return {
+            "schema": df.schema.simpleString(),
+            "rows": rows if is_ordered(sql) else sorted(rows),
+            "analysis": analyzed_plan(df),
+        }
     except (AnalysisException, PySparkException) as exc:
-        return {"error": condition(exc), "sqlState": exc.getSqlState(),
-                "parameters": dict(sorted((exc.getMessageParameters() or {}).items()))}
+        return {
+            "error": condition(exc),
+            "sqlState": exc.getSqlState(),
+            "parameters": dict(sorted((exc.getMessageParameters() or {}).items())),
+        }
     except Py4JJavaError as exc:  # JVM errors PySpark does not convert (INTERNAL_ERROR, ...)
         java = exc.java_exception
         try:
-            return {"error": condition(java), "sqlState": java.getSqlState(),
-                    "parameters": dict(sorted(dict(java.getMessageParameters()).items()))}
+            return {
+                "error": condition(java),
+                "sqlState": java.getSqlState(),
+                "parameters": dict(sorted(dict(java.getMessageParameters()).items())),
+            }
         except Exception:  # no error class at all (a bug of that Spark line): its Java class
             return {"error": java.getClass().getName(), "sqlState": None, "parameters": {}}
 
@@ -185,8 +198,11 @@ def render_analysis(sql: str, result: dict) -> str:
 def render(sql: str, result: dict) -> str:
     out = ["-- !query", sql]
     if "error" in result:
-        out += ["-- !query error", f"{result['error']} (SQLSTATE {result['sqlState']})",
-                json.dumps(result["parameters"], sort_keys=True)]
+        out += [
+            "-- !query error",
+            f"{result['error']} (SQLSTATE {result['sqlState']})",
+            json.dumps(result["parameters"], sort_keys=True),
+        ]
     else:
         out += ["-- !query schema", result["schema"], "-- !query output"] + result["rows"]
     return "\n".join(out) + "\n"

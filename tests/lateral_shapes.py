@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
 
 from golden import INPUTS, scopes_in_effect
 
@@ -31,8 +30,8 @@ SHAPES_FILE: Path = INPUTS / "lateral_alias_shapes.sql"
 @dataclass
 class ShapeStatement:
     sql: str
-    shape: Optional[str]
-    inlined: Optional[str] = None
+    shape: str | None
+    inlined: str | None = None
     duckdb: bool = False
     first_of_shape: bool = False
     setup: bool = False
@@ -41,27 +40,27 @@ class ShapeStatement:
 
 @dataclass
 class _Pending:
-    shape: Optional[str] = None
-    inlined: Optional[str] = None
+    shape: str | None = None
+    inlined: str | None = None
     duckdb: bool = False
     new_shape: bool = False
-    lines: List[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
 
 
-def parse(text: str) -> List[ShapeStatement]:
+def parse(text: str) -> list[ShapeStatement]:
     """Statements in order, each with its annotations (a statement ends with ';' at a line end)."""
-    out: List[ShapeStatement] = []
-    shape: Optional[str] = None
+    out: list[ShapeStatement] = []
+    shape: str | None = None
     pending = _Pending()
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("--"):
             body = stripped[2:].strip()
             if body.startswith("shape:"):
-                shape = body[len("shape:"):].strip()
+                shape = body[len("shape:") :].strip()
                 pending.new_shape = True
             elif body.startswith("inlined:"):
-                pending.inlined = body[len("inlined:"):].strip()
+                pending.inlined = body[len("inlined:") :].strip()
             elif body == "duckdb":
                 pending.duckdb = True
             continue
@@ -71,13 +70,21 @@ def parse(text: str) -> List[ShapeStatement]:
         if re.search(r";[ \t]*$", line):
             sql = re.sub(r";[ \t]*$", "", "\n".join(pending.lines)).strip()
             setup = sql.upper().startswith(("CREATE", "SET", "RESET"))
-            out.append(ShapeStatement(sql, None if setup else shape, pending.inlined, pending.duckdb,
-                                      pending.new_shape and not setup, setup))
+            out.append(
+                ShapeStatement(
+                    sql,
+                    None if setup else shape,
+                    pending.inlined,
+                    pending.duckdb,
+                    pending.new_shape and not setup,
+                    setup,
+                )
+            )
             pending = _Pending()
     for stmt, scopes in zip(out, scopes_in_effect([s.sql for s in out])):
         stmt.scopes = scopes
     return out
 
 
-def shape_statements() -> List[ShapeStatement]:
+def shape_statements() -> list[ShapeStatement]:
     return parse(SHAPES_FILE.read_text())

@@ -4,17 +4,19 @@ the key and the value, on the next query; SET and RESET keep working; the sessio
 from __future__ import annotations
 
 import pytest
-from pyspark.errors import AnalysisException
-
 from golden import condition
+from pyspark.errors import AnalysisException
 
 # A value no colsem key accepts: not a boolean, a number, a strategy list, a dialect or a regex.
 INVALID = "((no such value"
 
 
 def colsem_keys(spark) -> list:
-    return [r["key"] for r in spark.sql("SELECT key FROM colsem_status()").collect()
-            if r["key"].startswith("spark.colsem.")]
+    return [
+        r["key"]
+        for r in spark.sql("SELECT key FROM colsem_status()").collect()
+        if r["key"].startswith("spark.colsem.")
+    ]
 
 
 def test_every_key_is_covered(spark):
@@ -40,7 +42,10 @@ def test_each_key_rejects_an_invalid_value_clearly(spark, keys):
             assert exc.getSqlState() == "22022"
             assert exc.getMessageParameters()["confName"] == key
             assert exc.getMessageParameters()["confValue"] == INVALID
-            assert f"The value '{INVALID}' of the config '{key}' is invalid. Allowed values: " in str(exc)
+            assert (
+                f"The value '{INVALID}' of the config '{key}' is invalid. Allowed values: "
+                in str(exc)
+            )
         session.sql(f"RESET {key}")
         assert session.sql("SELECT 1 AS a, a + 1 AS b").collect()[0].asDict() == {"a": 1, "b": 2}
 
@@ -59,13 +64,19 @@ def test_misspelt_key_names_the_closest(spark):
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT 1").collect()
     assert condition(err.value) == "COLSEM_UNKNOWN_CONF"
-    assert err.value.getMessageParameters()["suggestion"] == " Did you mean 'spark.colsem.star.exclude'?"
+    assert (
+        err.value.getMessageParameters()["suggestion"]
+        == " Did you mean 'spark.colsem.star.exclude'?"
+    )
 
 
-@pytest.mark.parametrize("value, error", [
-    ("_hoodie_[", "COLSEM_INVALID_CONF_VALUE"),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "value, error",
+    [
+        ("_hoodie_[", "COLSEM_INVALID_CONF_VALUE"),
+        ("", None),
+    ],
+)
 def test_pattern_values(spark, value, error):
     session = spark.newSession()
     session.conf.set("spark.colsem.star.exclude", "PATTERN")

@@ -12,14 +12,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import colsem
+import pytest
 from conftest import ROOT, SESSION_PRELUDE, result_of, run_python, subprocess_env
 
 pytestmark = pytest.mark.cluster
 
-CLUSTER_SCRIPT = SESSION_PRELUDE + """
+CLUSTER_SCRIPT = (
+    SESSION_PRELUDE
+    + """
 import time
 import colsem
 spark = SparkSession.builder.getOrCreate()
@@ -73,22 +74,39 @@ for i in range(executors.size()):
 out["tasks_per_executor"] = tasks
 emit(**out)
 """
+)
 
 
 @pytest.fixture(scope="module")
 def cluster_run(workdir: Path, log4j_file: Path) -> dict:
     import pyspark
 
-    submit = [str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
-              "--master", "local-cluster[2,1,1024]",
-              "--driver-class-path", colsem.jar_path(),
-              "--driver-java-options", f"-Dlog4j2.configurationFile={log4j_file}",
-              "--conf", f"spark.sql.extensions={colsem.EXTENSION_CLASS}",
-              "--conf", "spark.ui.enabled=false",
-              "--conf", f"spark.sql.warehouse.dir={workdir / 'cluster-warehouse'}"]
-    proc = run_python(CLUSTER_SCRIPT, launcher=submit, args=[str(workdir / "cluster-sales")], env={
-        "COLSEM_AUTOREGISTER": "0", "PYSPARK_PYTHON": sys.executable,
-        "PYSPARK_DRIVER_PYTHON": sys.executable}, timeout=600)
+    submit = [
+        str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
+        "--master",
+        "local-cluster[2,1,1024]",
+        "--driver-class-path",
+        colsem.jar_path(),
+        "--driver-java-options",
+        f"-Dlog4j2.configurationFile={log4j_file}",
+        "--conf",
+        f"spark.sql.extensions={colsem.EXTENSION_CLASS}",
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        f"spark.sql.warehouse.dir={workdir / 'cluster-warehouse'}",
+    ]
+    proc = run_python(
+        CLUSTER_SCRIPT,
+        launcher=submit,
+        args=[str(workdir / "cluster-sales")],
+        env={
+            "COLSEM_AUTOREGISTER": "0",
+            "PYSPARK_PYTHON": sys.executable,
+            "PYSPARK_DRIVER_PYTHON": sys.executable,
+        },
+        timeout=600,
+    )
     return {"out": result_of(proc), "stderr": proc.stderr}
 
 
@@ -104,8 +122,11 @@ def test_two_executors_share_the_data_and_the_work(cluster_run):
 
 def test_lateral_aliases_over_a_shuffle(cluster_run):
     out = cluster_run["out"]
-    assert out["lateral_aggregate"] == [["east", 260, 520, 260], ["north", 300, 600, 300],
-                                        ["south", 220, 440, 220]]
+    assert out["lateral_aggregate"] == [
+        ["east", 260, 520, 260],
+        ["north", 300, 600, 300],
+        ["south", 220, 440, 220],
+    ]
     assert out["lateral_window"] == [[3, 30, 1], [7, 30, 2], [11, 30, 3], [2, 20, 4]]
 
 
@@ -132,7 +153,10 @@ def test_json_response_tells_missing_from_null_across_executors(cluster_run):
     assert cluster_run["out"]["respond"] == {
         "schema": [{"name": "id", "type": "integer"}, {"name": "channel", "type": "string"}],
         "datarows": [{"id": 1, "channel": None}, {"id": 2}, {"id": 3}, {"id": 4, "channel": "web"}],
-        "total": 4, "size": 4, "status": 200}
+        "total": 4,
+        "size": 4,
+        "status": 200,
+    }
 
 
 def test_getting_started_cluster_example_runs_as_written(workdir: Path):
@@ -140,17 +164,36 @@ def test_getting_started_cluster_example_runs_as_written(workdir: Path):
     import pyspark
 
     text = (ROOT / "docs" / "getting-started.md").read_text()
-    section = text[text.index("## On a cluster"):]
+    section = text[text.index("## On a cluster") :]
     example = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
     expected = [line[2:] for line in example.splitlines() if line.startswith("# ")]
     folder = workdir / "getting_started_cluster"
     folder.mkdir(exist_ok=True)
-    env = subprocess_env({
-        "COLSEM_AUTOREGISTER": "0", "PYSPARK_PYTHON": sys.executable,
-        "PATH": os.pathsep.join([str(Path(pyspark.__file__).parent / "bin"), str(Path(sys.executable).parent),
-                                 os.environ.get("PATH", "")])})
-    proc = subprocess.run(["bash", "-c", example], cwd=folder, env=env, capture_output=True,
-                          text=True, timeout=600, stdin=subprocess.DEVNULL)
+    env = subprocess_env(
+        {
+            "COLSEM_AUTOREGISTER": "0",
+            "PYSPARK_PYTHON": sys.executable,
+            "PATH": os.pathsep.join(
+                [
+                    str(Path(pyspark.__file__).parent / "bin"),
+                    str(Path(sys.executable).parent),
+                    os.environ.get("PATH", ""),
+                ]
+            ),
+        }
+    )
+    proc = subprocess.run(
+        ["bash", "-c", example],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
-    assert proc.stdout.splitlines() == expected == [
-        "[Row(k=0, s=20, s10=200), Row(k=1, s=16, s10=160)]"]
+    assert (
+        proc.stdout.splitlines()
+        == expected
+        == ["[Row(k=0, s=20, s10=200), Row(k=1, s=16, s10=160)]"]
+    )

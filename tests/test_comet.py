@@ -10,25 +10,28 @@ import re
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Dict
 
 import pytest
-
 from conftest import ROOT
 from docs_sections import run_section_example
 from golden import running_line, version_property
 from tpcds_sides import run_side, write_data
 
 sys.path.insert(0, str(ROOT))
-from peer import corpus as maven, tpcds  # noqa: E402
+from peer import corpus as maven
+from peer import tpcds
 
 FORMATS_LINE = version_property("formats.line")
 COMET = version_property("formats.comet.jar")
 STRICT = {"spark.colsem.invariants": "error", "spark.colsem.star.exclude": "TAGGED"}
 
-pytestmark = [pytest.mark.formats, pytest.mark.skipif(
-    running_line() != FORMATS_LINE,
-    reason=f"Comet publishes for Spark {FORMATS_LINE}: `make formats` runs these tests")]
+pytestmark = [
+    pytest.mark.formats,
+    pytest.mark.skipif(
+        running_line() != FORMATS_LINE,
+        reason=f"Comet publishes for Spark {FORMATS_LINE}: `make formats` runs these tests",
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -37,16 +40,21 @@ def corpus() -> tpcds.Tpcds:
 
 
 @pytest.fixture(scope="module")
-def comet_conf() -> Dict[str, str]:
+def comet_conf() -> dict[str, str]:
     """How Comet's documentation loads it: its jar on both class paths, its plugin, off-heap
     memory, and its shuffle (Comet 1.2 disables itself without its shuffle manager)."""
     jar = maven.maven_jar(COMET)
     assert jar is not None, f"{COMET} not found on Maven Central"
-    return {"spark.jars": str(jar), "spark.driver.extraClassPath": str(jar),
-            "spark.executor.extraClassPath": str(jar), "spark.plugins": "org.apache.spark.CometPlugin",
-            "spark.memory.offHeap.enabled": "true", "spark.memory.offHeap.size": "1g",
-            "spark.shuffle.manager": "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager",
-            "spark.comet.exec.shuffle.enabled": "true"}
+    return {
+        "spark.jars": str(jar),
+        "spark.driver.extraClassPath": str(jar),
+        "spark.executor.extraClassPath": str(jar),
+        "spark.plugins": "org.apache.spark.CometPlugin",
+        "spark.memory.offHeap.enabled": "true",
+        "spark.memory.offHeap.size": "1g",
+        "spark.shuffle.manager": "org.apache.spark.sql.comet.execution.shuffle.CometShuffleManager",
+        "spark.comet.exec.shuffle.enabled": "true",
+    }
 
 
 def executed(corpus: tpcds.Tpcds):  # type: ignore[no-untyped-def]
@@ -54,16 +62,37 @@ def executed(corpus: tpcds.Tpcds):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def sides(spark, corpus, comet_conf, workdir: Path) -> Dict[str, dict]:
+def sides(spark, corpus, comet_conf, workdir: Path) -> dict[str, dict]:
     data = write_data(spark, corpus, workdir / "tpcds_data")
     queries = executed(corpus)
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = {
-            "comet": pool.submit(run_side, "comet", corpus, data, workdir, queries, colsem=False,
-                                 analyze=False, conf=comet_conf, long_running=True),
-            "comet+colsem": pool.submit(run_side, "comet_colsem", corpus, data, workdir, queries,
-                                        colsem=True, analyze=False, conf=comet_conf,
-                                        session_conf=STRICT, long_running=True)}
+            "comet": pool.submit(
+                run_side,
+                "comet",
+                corpus,
+                data,
+                workdir,
+                queries,
+                colsem=False,
+                analyze=False,
+                conf=comet_conf,
+                long_running=True,
+            ),
+            "comet+colsem": pool.submit(
+                run_side,
+                "comet_colsem",
+                corpus,
+                data,
+                workdir,
+                queries,
+                colsem=True,
+                analyze=False,
+                conf=comet_conf,
+                session_conf=STRICT,
+                long_running=True,
+            ),
+        }
         return {name: future.result() for name, future in futures.items()}
 
 
@@ -85,12 +114,15 @@ def test_both_sides_run_comet_and_only_one_colsem(sides):
 def test_tpcds_rows_and_comet_operators_are_comet_alone_s(sides, corpus):
     queries = [q.stem for q in executed(corpus)]
     alone, beside = sides["comet"]["runs"], sides["comet+colsem"]["runs"]
-    answers = {side: {q: (runs[q]["columns"], runs[q].get("rows"), runs[q].get("error")) for q in queries}
-               for side, runs in (("alone", alone), ("beside", beside))}
+    answers = {
+        side: {q: (runs[q]["columns"], runs[q].get("rows"), runs[q].get("error")) for q in queries}
+        for side, runs in (("alone", alone), ("beside", beside))
+    }
     differences = [q for q in queries if answers["alone"][q] != answers["beside"][q]]
     assert differences == []
-    assert {q: comet_operators(planned(beside[q]["executed_plan"])) for q in queries} == \
-           {q: comet_operators(planned(alone[q]["executed_plan"])) for q in queries}
+    assert {q: comet_operators(planned(beside[q]["executed_plan"])) for q in queries} == {
+        q: comet_operators(planned(alone[q]["executed_plan"])) for q in queries
+    }
     run_by_comet = [q for q in queries if comet_operators(beside[q]["executed_plan"])]
     assert len(run_by_comet) == len(queries), sorted(set(queries) - set(run_by_comet))
     assert sum(bool(alone[q].get("rows")) for q in queries) >= len(queries) // 3
@@ -112,7 +144,9 @@ def test_getting_started_example_runs_as_written(workdir: Path):
     maven.maven_jar(COMET)
     doc = ROOT / "docs" / "getting-started.md"
     assert f"dependency:get -Dartifact={COMET}\n" in doc.read_text()
-    proc = run_section_example(doc, "## Beside Apache DataFusion Comet", workdir / "getting_started_comet")
+    proc = run_section_example(
+        doc, "## Beside Apache DataFusion Comet", workdir / "getting_started_comet"
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     first, *plan = proc.stdout.splitlines()
     assert first == "[Row(id=2, msg='b', x=20, y=21)]"

@@ -4,13 +4,12 @@ no cross-talk between sessions' settings, every answer equal to the single-threa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Dict, List, Tuple
 
 import pytest
-from pyspark.errors import AnalysisException
-
 from golden import condition
+from pyspark.errors import AnalysisException
 
 THREADS = 8
 PER_THREAD = 500
@@ -19,23 +18,36 @@ VALUES = 20
 # (template, collect?): rows are compared where the query runs without a Spark job (VALUES
 # folded by the optimizer); for aggregates and windows the analyzed schema is compared, which
 # is where colsem's rules act.
-TEMPLATES: List[Tuple[Callable[[int], str], bool]] = [
+TEMPLATES: list[tuple[Callable[[int], str], bool]] = [
     (lambda i: f"SELECT {i} AS a, a + 1 AS b, b * 2 AS c", True),
     (lambda i: f"SELECT * FROM VALUES ({i}, 'x', {i * 2}) AS t(id, v, _row_id)", True),
-    (lambda i: f"SELECT id AS k, k + _row_id AS s, * EXCEPT (v) FROM VALUES ({i}, 'x', 3) AS t(id, v, _row_id)", True),
-    (lambda i: (f"SELECT v AS g, id * 2 AS d, sum(d + _row_id) AS s FROM VALUES ({i}, 'x', 1), ({i}, 'y', 2) "
-                f"AS t(id, v, _row_id) GROUP BY v, id"), False),
+    (
+        lambda i: (
+            f"SELECT id AS k, k + _row_id AS s, * EXCEPT (v) FROM VALUES ({i}, 'x', 3) AS t(id, v, _row_id)"
+        ),
+        True,
+    ),
+    (
+        lambda i: (
+            f"SELECT v AS g, id * 2 AS d, sum(d + _row_id) AS s FROM VALUES ({i}, 'x', 1), ({i}, 'y', 2) "
+            f"AS t(id, v, _row_id) GROUP BY v, id"
+        ),
+        False,
+    ),
     (lambda i: f"SELECT {i} AS x, sum(x) OVER () AS total, upper(concat('a', x)) AS u", False),
 ]
 
-SETTINGS: Dict[str, Dict[str, str]] = {
+SETTINGS: dict[str, dict[str, str]] = {
     "default": {},
     "native_lateral_aliases": {"spark.colsem.lateralAlias.enabled": "false"},
-    "hide_underscored": {"spark.colsem.star.exclude": "PATTERN", "spark.colsem.star.excludePattern": "_.*"},
+    "hide_underscored": {
+        "spark.colsem.star.exclude": "PATTERN",
+        "spark.colsem.star.excludePattern": "_.*",
+    },
     "colsem_off": {"spark.colsem.enabled": "false"},
 }
 
-Answer = Tuple
+Answer = tuple
 
 
 def answer(session, template: int, value: int) -> Answer:
@@ -49,9 +61,11 @@ def answer(session, template: int, value: int) -> Answer:
         return ("error", condition(exc))
 
 
-def plan(thread: int) -> List[Tuple[int, int]]:
+def plan(thread: int) -> list[tuple[int, int]]:
     """The (template, value) pairs one thread runs: a fixed, thread-specific order."""
-    return [((thread + k) % len(TEMPLATES), (thread * 7 + k * 3) % VALUES) for k in range(PER_THREAD)]
+    return [
+        ((thread + k) % len(TEMPLATES), (thread * 7 + k * 3) % VALUES) for k in range(PER_THREAD)
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -66,10 +80,14 @@ def sessions(spark):
 
 
 @pytest.fixture(scope="module")
-def expected(sessions) -> Dict[Tuple[str, int, int], Answer]:
+def expected(sessions) -> dict[tuple[str, int, int], Answer]:
     """Single-threaded answers for every session, template and value."""
-    return {(name, t, i): answer(session, t, i)
-            for name, session in sessions.items() for t in range(len(TEMPLATES)) for i in range(VALUES)}
+    return {
+        (name, t, i): answer(session, t, i)
+        for name, session in sessions.items()
+        for t in range(len(TEMPLATES))
+        for i in range(VALUES)
+    }
 
 
 def test_the_settings_really_differ(expected):
@@ -81,14 +99,16 @@ def test_the_settings_really_differ(expected):
     assert expected[("default", 3, 5)] == ("schema", "struct<g:string,d:int,s:bigint>")
 
 
-def _run(assignments: List[str], sessions, expected) -> List[str]:
-    def work(thread: int) -> List[str]:
+def _run(assignments: list[str], sessions, expected) -> list[str]:
+    def work(thread: int) -> list[str]:
         name = assignments[thread]
         wrong = []
         for t, i in plan(thread):
             got = answer(sessions[name], t, i)
             if got != expected[(name, t, i)]:
-                wrong.append(f"thread {thread} ({name}) {TEMPLATES[t][0](i)!r}: {got} != {expected[(name, t, i)]}")
+                wrong.append(
+                    f"thread {thread} ({name}) {TEMPLATES[t][0](i)!r}: {got} != {expected[(name, t, i)]}"
+                )
         return wrong
 
     with ThreadPoolExecutor(THREADS) as pool:

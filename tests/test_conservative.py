@@ -14,17 +14,21 @@ SAMPLES = INPUTS / "vanilla_sample.sql"
 
 def test_sample_queries_match_vanilla_spark(spark, workdir: Path):
     queries = statements(SAMPLES.read_text())
-    proc = run_python(SESSION_PRELUDE + f"""
+    proc = run_python(
+        SESSION_PRELUDE
+        + f"""
 sys.path.insert(0, {str(TESTS)!r})
 from conftest import create_tables
 from golden import run_statement
-spark = (local_builder().config("spark.sql.warehouse.dir", {str(workdir / 'vanilla-warehouse')!r})
+spark = (local_builder().config("spark.sql.warehouse.dir", {str(workdir / "vanilla-warehouse")!r})
          .getOrCreate())
 create_tables(spark)
 queries = json.loads({json.dumps(json.dumps(queries))})
 emit(extensions=spark.conf.get("spark.sql.extensions", None), status=status_of(spark),
      results=[run_statement(spark, q) for q in queries])
-""", env={"COLSEM_AUTOREGISTER": "0"})
+""",
+        env={"COLSEM_AUTOREGISTER": "0"},
+    )
     vanilla = result_of(proc)
     assert vanilla["extensions"] is None and vanilla["status"]["active"] == "false"
     session = spark.newSession()

@@ -20,13 +20,17 @@ from conftest import DIST_DIR, ROOT, SESSION_PRELUDE, installed_colsem, result_o
 DIST = Path(DIST_DIR or "")
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
-PORTED = build_jar.ported_lines(VERSIONS)
+LINES = build_jar.all_lines(VERSIONS)
 # A lateral alias inside a window: vanilla Spark refuses it (LATERAL_COLUMN_ALIAS_IN_WINDOW), so
 # these rows come from colsem.
-LATERAL_WINDOW_SQL = ("SELECT price * qty AS total, total * 0.2 AS tax, sum(total) OVER () AS grand "
-                      "FROM VALUES (2.0, 3), (1.5, 5) AS orders(price, qty) ORDER BY total")
-LATERAL_WINDOW_ROWS = [[Decimal("6.0"), Decimal("1.20"), Decimal("13.5")],
-                       [Decimal("7.5"), Decimal("1.50"), Decimal("13.5")]]
+LATERAL_WINDOW_SQL = (
+    "SELECT price * qty AS total, total * 0.2 AS tax, sum(total) OVER () AS grand "
+    "FROM VALUES (2.0, 3), (1.5, 5) AS orders(price, qty) ORDER BY total"
+)
+LATERAL_WINDOW_ROWS = [
+    [Decimal("6.0"), Decimal("1.20"), Decimal("13.5")],
+    [Decimal("7.5"), Decimal("1.50"), Decimal("13.5")],
+]
 
 
 def test_colsem_is_the_wheel_from_dist():
@@ -36,29 +40,40 @@ def test_colsem_is_the_wheel_from_dist():
     assert not Path(colsem.__file__).resolve().is_relative_to(ROOT / "python")
     with zipfile.ZipFile(release.wheel_path(DIST)) as wheel:
         packaged = [n for n in wheel.namelist() if not n.endswith("/") and ".dist-info/" not in n]
-        assert {f"colsem/jars/{build_jar.jar_name(build_jar.line_versions(VERSIONS, l))}" for l in PORTED} \
-            <= set(packaged)
+        assert {
+            f"colsem/jars/{build_jar.jar_name(build_jar.line_versions(VERSIONS, line))}"
+            for line in LINES
+        } <= set(packaged)
         assert [n for n in packaged if (site / n).read_bytes() != wheel.read(n)] == []
 
 
 def test_info_lists_the_bundled_jars():
     import pyspark
 
-    out = subprocess.run([sys.executable, "-m", "colsem", "info"], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "colsem", "info"], capture_output=True, text=True, check=True
+    ).stdout
     info = json.loads(out)
     lv = build_jar.line_versions(VERSIONS, running_line())
     assert (info["version"], info["installed_pyspark"], info["selected_jar"]) == (
-        VERSION, pyspark.__version__, build_jar.jar_name(lv))
-    assert info["pyspark_supported"] == build_jar.supported_union(VERSIONS, PORTED)
-    assert [j["spark_line"] for j in info["jars"]] == PORTED
+        VERSION,
+        pyspark.__version__,
+        build_jar.jar_name(lv),
+    )
+    assert info["pyspark_supported"] == build_jar.supported_union(VERSIONS, LINES)
+    assert [j["spark_line"] for j in info["jars"]] == LINES
     assert [j["maven_coordinate"] for j in info["jars"]] == [
-        build_jar.maven_coordinate(build_jar.line_versions(VERSIONS, line)) for line in PORTED]
+        build_jar.maven_coordinate(build_jar.line_versions(VERSIONS, line)) for line in LINES
+    ]
 
 
 def test_configure_status_and_a_lateral_alias_in_a_window(spark):
     status = colsem.status(spark)
-    assert (status["active"], status["version"], status["built_for_spark"]) == ("true", VERSION, running_line())
+    assert (status["active"], status["version"], status["built_for_spark"]) == (
+        "true",
+        VERSION,
+        running_line(),
+    )
     assert [list(r) for r in spark.sql(LATERAL_WINDOW_SQL).collect()] == LATERAL_WINDOW_ROWS
 
 
@@ -73,17 +88,34 @@ def test_spark_submit_packages_from_the_dist_maven_repository(workdir: Path):
     for folder in (ivy, home):
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir()
-    submit = [str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
-              "--master", "local[1]", "--conf", "spark.ui.enabled=false",
-              "--conf", f"spark.jars.ivy={ivy}",
-              "--repositories", repo.as_uri(),
-              "--packages", build_jar.maven_coordinate(lv)]
-    proc = run_python(SESSION_PRELUDE + f"""
+    submit = [
+        str(Path(pyspark.__file__).parent / "bin" / "spark-submit"),
+        "--master",
+        "local[1]",
+        "--conf",
+        "spark.ui.enabled=false",
+        "--conf",
+        f"spark.jars.ivy={ivy}",
+        "--repositories",
+        repo.as_uri(),
+        "--packages",
+        build_jar.maven_coordinate(lv),
+    ]
+    proc = run_python(
+        SESSION_PRELUDE
+        + f"""
 spark = SparkSession.builder.getOrCreate()
 rows = [[str(v) for v in r] for r in spark.sql({LATERAL_WINDOW_SQL!r}).collect()]
 emit(status=status_of(spark), rows=rows, jars=spark.sparkContext.getConf().get("spark.jars", ""))
-""", launcher=submit, env={"PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
-                           "COLSEM_AUTOREGISTER": "0", "SPARK_SUBMIT_OPTS": f"-Duser.home={home}"})
+""",
+        launcher=submit,
+        env={
+            "PYSPARK_PYTHON": sys.executable,
+            "PYSPARK_DRIVER_PYTHON": sys.executable,
+            "COLSEM_AUTOREGISTER": "0",
+            "SPARK_SUBMIT_OPTS": f"-Duser.home={home}",
+        },
+    )
     out = result_of(proc)
     assert (out["status"]["active"], out["status"]["version"]) == ("true", VERSION)
     assert out["rows"] == [[str(v) for v in row] for row in LATERAL_WINDOW_ROWS]
@@ -91,4 +123,7 @@ emit(status=status_of(spark), rows=rows, jars=spark.sparkContext.getConf().get("
     assert f"found {group}#{artifact};{VERSION} in repo-1" in proc.stderr, proc.stderr[-3000:]
     resolved = ivy / "jars" / f"{group}_{artifact}-{VERSION}.jar"
     assert out["jars"].split(",") == [f"file://{resolved}"]
-    assert resolved.read_bytes() == (build_jar.maven_folder(repo, lv) / build_jar.jar_name(lv)).read_bytes()
+    assert (
+        resolved.read_bytes()
+        == (build_jar.maven_folder(repo, lv) / build_jar.jar_name(lv)).read_bytes()
+    )

@@ -7,17 +7,33 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import List
 
 import pytest
-
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from fuzz.query import (B, I, Bin, Col, Core, Generator, GroupAlias, GroupingSets, Item, LatRef, Lit,  # noqa: E402
-                        Query, ScalarSub, Agg, TableRef, has_lateral, out_of_scope_reads, render, shapes)
-from fuzz.runner import main  # noqa: E402
+from fuzz.query import (
+    Agg,
+    Bin,
+    Col,
+    Core,
+    Generator,
+    GroupAlias,
+    GroupingSets,
+    I,
+    Item,
+    LatRef,
+    Lit,
+    Query,
+    ScalarSub,
+    TableRef,
+    has_lateral,
+    out_of_scope_reads,
+    render,
+    shapes,
+)
+from fuzz.runner import main
 
 
 def test_generator_is_seeded_and_inlines_lateral_aliases():
@@ -37,45 +53,110 @@ def test_generator_makes_every_lateral_alias_shape():
         q = Generator(5 * 1000003 + i).query()
         if has_lateral(q):
             found.update(shapes(q))
-    assert {"GROUP BY alias", "GROUP BY ordinal", "GROUP BY ALL", "ROLLUP", "CUBE", "GROUPING SETS",
-            "grouping() over an alias", "window in a grouped query over an alias", "window over an alias",
-            "alias inside an aggregate", "alias in WHERE", "alias in a correlated scalar subquery",
-            "alias in a correlated EXISTS"} <= found, found
+    assert {
+        "GROUP BY alias",
+        "GROUP BY ordinal",
+        "GROUP BY ALL",
+        "ROLLUP",
+        "CUBE",
+        "GROUPING SETS",
+        "grouping() over an alias",
+        "window in a grouped query over an alias",
+        "window over an alias",
+        "alias inside an aggregate",
+        "alias in WHERE",
+        "alias in a correlated scalar subquery",
+        "alias in a correlated EXISTS",
+    } <= found, found
 
 
 def test_inlined_form_of_the_new_shapes():
     k = Col(None, "k", I, "k", "t1")
     # SELECT k + 1 AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE t2.k < x) FROM fa AS t1 WHERE x > 2
-    sub = Query([], Core([Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)], TableRef("fb", "t2"), [],
-                         Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I)), None, None))
-    q = Query([], Core([Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)], TableRef("fa", "t1"),
-                       [], Bin(">", LatRef("x", "x", I), Lit("2", I)), None, None))
-    assert render(q) == ("SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE (t2.k < x)) "
-                         "FROM fa AS t1 WHERE (x > 2)")
+    sub = Query(
+        [],
+        Core(
+            [Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)],
+            TableRef("fb", "t2"),
+            [],
+            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I)),
+            None,
+            None,
+        ),
+    )
+    q = Query(
+        [],
+        Core(
+            [Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)],
+            TableRef("fa", "t1"),
+            [],
+            Bin(">", LatRef("x", "x", I), Lit("2", I)),
+            None,
+            None,
+        ),
+    )
+    assert render(q) == (
+        "SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE (t2.k < x)) "
+        "FROM fa AS t1 WHERE (x > 2)"
+    )
     # Inside the subquery the alias is an outer reference: its columns qualified, so fb.k cannot
     # capture them; in WHERE it is the item's expression as written.
-    assert render(q, inline=True) == ("SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE "
-                                      "(t2.k < ((t1.k + 1)))) FROM fa AS t1 WHERE (((k + 1)) > 2)")
+    assert render(q, inline=True) == (
+        "SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE "
+        "(t2.k < ((t1.k + 1)))) FROM fa AS t1 WHERE (((k + 1)) > 2)"
+    )
     assert shapes(q) == ["alias in WHERE", "alias in a correlated scalar subquery"]
     # ROLLUP over aliases: inlined, the aliases stay names (vanilla resolves them to the items).
-    g = Query([], Core([Item(Lit("7", I), "a"), Item(Bin("+", LatRef("a", "a", I), k), "b"),
-                        Item(Agg("count", None), "c")], TableRef("fa", "t1"), [], None,
-                       [GroupingSets("ROLLUP", [[GroupAlias("a"), GroupAlias("b")]])], None))
+    g = Query(
+        [],
+        Core(
+            [
+                Item(Lit("7", I), "a"),
+                Item(Bin("+", LatRef("a", "a", I), k), "b"),
+                Item(Agg("count", None), "c"),
+            ],
+            TableRef("fa", "t1"),
+            [],
+            None,
+            [GroupingSets("ROLLUP", [[GroupAlias("a"), GroupAlias("b")]])],
+            None,
+        ),
+    )
     assert render(g).endswith("GROUP BY ROLLUP(a, b)")
-    assert render(g, inline=True) == ("SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 "
-                                      "GROUP BY ROLLUP(a, b)")
+    assert render(g, inline=True) == (
+        "SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 GROUP BY ROLLUP(a, b)"
+    )
     # Spark 3.5's reference writes the grouped aliases out inside ROLLUP, except an integer
     # literal's (which would read as an ordinal).
     assert render(g, inline=True, sets_written_out=True) == (
-        "SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 GROUP BY ROLLUP(a, (((7) + k)))")
+        "SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 GROUP BY ROLLUP(a, (((7) + k)))"
+    )
 
 
 def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names_the_scope():
     k = Col(None, "k", I, "k", "t1")
-    sub = Query([], Core([Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)], TableRef("fb", "t2"), [],
-                         Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I, "SUBQUERY")), None, None))
-    q = Query([], Core([Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)], TableRef("fa", "t1"),
-                       [], Bin(">", LatRef("x", "x", I, "WHERE"), Lit("2", I)), None, None))
+    sub = Query(
+        [],
+        Core(
+            [Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)],
+            TableRef("fb", "t2"),
+            [],
+            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I, "SUBQUERY")),
+            None,
+            None,
+        ),
+    )
+    q = Query(
+        [],
+        Core(
+            [Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)],
+            TableRef("fa", "t1"),
+            [],
+            Bin(">", LatRef("x", "x", I, "WHERE"), Lit("2", I)),
+            None,
+            None,
+        ),
+    )
     assert out_of_scope_reads(q, set()) == ["SUBQUERY", "WHERE"]
     assert out_of_scope_reads(q, {"WHERE"}) == ["SUBQUERY"]
     assert out_of_scope_reads(q, {"SUBQUERY", "WHERE"}) == []
@@ -87,13 +168,28 @@ def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names
 
 
 @pytest.mark.parametrize("scope_args", [[""], ["WHERE,SUBQUERY", "each"]], ids=["default", "each"])
-def test_short_seeded_run_has_no_differences(tmp_path: Path, scope_args: List[str]):
+def test_short_seeded_run_has_no_differences(tmp_path: Path, scope_args: list[str]):
     pytest.importorskip("duckdb")
     # Bounded by count (the time bound is only a guard): about 30 s on an idle machine, a minute
     # with every value of the setting.
-    code = main(["--seed", "20261122", "--count", "60", "--seconds", "600", "--batch", "15",
-                 "--report-dir", str(tmp_path), "--workdir", str(tmp_path / "work"), "--no-shrink"]
-                + [arg for value in scope_args for arg in ("--lateral-scopes", value)])
+    code = main(
+        [
+            "--seed",
+            "20261122",
+            "--count",
+            "60",
+            "--seconds",
+            "600",
+            "--batch",
+            "15",
+            "--report-dir",
+            str(tmp_path),
+            "--workdir",
+            str(tmp_path / "work"),
+            "--no-shrink",
+        ]
+        + [arg for value in scope_args for arg in ("--lateral-scopes", value)]
+    )
     report = json.loads((tmp_path / "latest.json").read_text())
     assert report["queries"] == 60, report
     assert report["all_differences"] == [] and code == 0
@@ -115,10 +211,15 @@ def test_short_seeded_run_has_no_differences(tmp_path: Path, scope_args: List[st
     assert report["out_of_scope_queries"] == reads[settings[0] or "default"]
     if len(settings) > 1:
         assert reads["default"] >= max(reads["WHERE"], reads["SUBQUERY"])
-        assert report["oracles"]["vanilla[default]"]["out_of_scope_refused"] + \
-            report["oracles"]["vanilla[default]"].get("same_error", 0) >= reads["default"]
+        assert (
+            report["oracles"]["vanilla[default]"]["out_of_scope_refused"]
+            + report["oracles"]["vanilla[default]"].get("same_error", 0)
+            >= reads["default"]
+        )
         # Both scopes on answer the lateral aliases the default refuses.
-        assert report["oracles"]["inline"]["checked"] > report["oracles"]["inline[default]"]["checked"]
+        assert (
+            report["oracles"]["inline"]["checked"] > report["oracles"]["inline[default]"]["checked"]
+        )
     text = (tmp_path / "latest.md").read_text()
     assert text.startswith("# colsem differential fuzzer")
     assert "| shape | " + " | ".join(v or "default" for v in settings) + " |" in text
@@ -130,7 +231,10 @@ def test_shrinking_keeps_the_failure_and_removes_the_rest():
 
     def fails(q) -> bool:  # a stand-in oracle: "a lateral alias inside a CASE fails"
         from fuzz.query import Case
-        return any(isinstance(n, Case) and any(isinstance(m, LatRef) for m in walk(n)) for n in walk(q))
+
+        return any(
+            isinstance(n, Case) and any(isinstance(m, LatRef) for m in walk(n)) for n in walk(q)
+        )
 
     queries = [Generator(11 * 1000003 + i).query() for i in range(300)]
     failing = [q for q in queries if fails(q)]
@@ -155,17 +259,39 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     from fuzz.runner import ORACLES, Fuzzer, parse_args
 
     fuzzer = Fuzzer(parse_args(["--workdir", str(tmp_path)]))
-    q = Query([], Core([Item(Cast(Lit("-18", I), "BIGINT"), "s"),
-                        Item(Func("year", [Lit("DATE '2024-02-29'", DT)]), "w")], TableRef("fc", "t1"), [],
-                       Bin("=", Col("t1", "id", I, "id", "t1"), Lit("1", I)), None, None))
+    q = Query(
+        [],
+        Core(
+            [
+                Item(Cast(Lit("-18", I), "BIGINT"), "s"),
+                Item(Func("year", [Lit("DATE '2024-02-29'", DT)]), "w"),
+            ],
+            TableRef("fc", "t1"),
+            [],
+            Bin("=", Col("t1", "id", I, "id", "t1"), Lit("1", I)),
+            None,
+            None,
+        ),
+    )
     case = fuzzer.make_case(7535, q)
-    colsem_answer = {"schema": [["s", "bigint", False, "{}"], ["w", "int", False, "{}"]],
-                     "rows": [["-18", "2024"]], "row_count": 1}
-    stale = {"error": {"class": "org.apache.spark.SparkException", "state": None,
-                       "message": "Job aborted due to stage failure: java.lang.NullPointerException"}}
+    colsem_answer = {
+        "schema": [["s", "bigint", False, "{}"], ["w", "int", False, "{}"]],
+        "rows": [["-18", "2024"]],
+        "row_count": 1,
+    }
+    stale = {
+        "error": {
+            "class": "org.apache.spark.SparkException",
+            "state": None,
+            "message": "Job aborted due to stage failure: java.lang.NullPointerException",
+        }
+    }
     stats = {o: collections.Counter() for o in ORACLES}
     checked = fuzzer.recheck_reference(case, {"c": colsem_answer, "v": stale}, stats)
-    assert (checked["v"]["schema"], checked["v"]["rows"]) == (colsem_answer["schema"], colsem_answer["rows"])
+    assert (checked["v"]["schema"], checked["v"]["rows"]) == (
+        colsem_answer["schema"],
+        colsem_answer["rows"],
+    )
     assert stats["vanilla"] == collections.Counter(reference_rechecked=1, reference_recovered=1)
     assert fuzzer.evaluate(case, {"c": colsem_answer, "v": stale}, count=False) == []
     # colsem failing as well is compared as it is: error classes, no JVM started.

@@ -8,9 +8,20 @@ import difflib
 import os
 
 import pytest
-
-from golden import (ANALYZER_RESULTS, INPUTS, RESULTS, default_line, expected_result, record_result,
-                    render, render_analysis, run_statement, running_line, statements, version_property)
+from golden import (
+    ANALYZER_RESULTS,
+    INPUTS,
+    RESULTS,
+    default_line,
+    expected_result,
+    record_result,
+    render,
+    render_analysis,
+    run_statement,
+    running_line,
+    statements,
+    version_property,
+)
 
 CASES = sorted(p.stem for p in INPUTS.glob("*.sql"))
 
@@ -18,7 +29,10 @@ CASES = sorted(p.stem for p in INPUTS.glob("*.sql"))
 @pytest.mark.parametrize("name", CASES)
 def test_golden_file(spark, name: str):
     session = spark.newSession()
-    ran = [(sql, run_statement(session, sql)) for sql in statements((INPUTS / f"{name}.sql").read_text())]
+    ran = [
+        (sql, run_statement(session, sql))
+        for sql in statements((INPUTS / f"{name}.sql").read_text())
+    ]
     line = running_line()
     failures = []
     for folder, rendered in ((RESULTS, render), (ANALYZER_RESULTS, render_analysis)):
@@ -31,9 +45,14 @@ def test_golden_file(spark, name: str):
             continue
         expected = expected_path.read_text()
         if actual != expected:
-            diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
-                                                "expected", "actual"))
-            failures.append(f"{name}.sql differs from {expected_path.relative_to(expected_path.parents[1])}:\n{diff}")
+            diff = "".join(
+                difflib.unified_diff(
+                    expected.splitlines(True), actual.splitlines(True), "expected", "actual"
+                )
+            )
+            failures.append(
+                f"{name}.sql differs from {expected_path.relative_to(expected_path.parents[1])}:\n{diff}"
+            )
     if failures:
         pytest.fail("\n".join(failures))
 

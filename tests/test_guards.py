@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
+import colsem
 import pytest
+from build_jar_access import line_versions, read_versions, running_line
+from golden import condition
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
-
-import colsem
-from build_jar_access import line_versions, read_versions, running_line
-
-from golden import condition
 
 
 def test_status_of_the_shared_session(spark):
@@ -41,24 +39,46 @@ def test_unsupported_pyspark_fails_at_configure_listing_supported_versions(monke
     monkeypatch.setattr(pyspark, "__version__", "3.4.1")
     with pytest.raises(colsem.UnsupportedSparkVersion) as err:
         colsem.configure(SparkSession.builder)
-    lines = ", ".join(f"{b.spark_line} (pyspark {b.pyspark_supported}, Scala {b.scala_binary})"
-                      for b in colsem.builds())
+    lines = ", ".join(
+        f"{b.spark_line} (pyspark {b.pyspark_supported}, Scala {b.scala_binary})"
+        for b in colsem.builds()
+    )
     assert str(err.value) == (
         f"colsem 0.1.0 carries jars for Spark {lines} but pyspark 3.4.1 is installed. Install a "
         f"supported pyspark (pip install 'pyspark{colsem.pyspark_supported()}') or a colsem build "
-        "for your Spark line.")
+        "for your Spark line."
+    )
 
 
-@pytest.mark.parametrize("version,supported", [
-    ("4.3.0", True), ("4.3.2", True), ("4.3.0.dev1", True), ("4.4.0", False), ("4.2.1", False),
-    ("3.5.8", False)])
+@pytest.mark.parametrize(
+    "version,supported",
+    [
+        ("4.3.0", True),
+        ("4.3.2", True),
+        ("4.3.0.dev1", True),
+        ("4.4.0", False),
+        ("4.2.1", False),
+        ("3.5.8", False),
+    ],
+)
 def test_supported_range(version, supported):
     assert colsem._versions.is_supported(version, ">=4.3.0,<4.4") is supported
 
 
-@pytest.mark.parametrize("version,supported", [
-    ("3.4.4", False), ("3.5.0", True), ("3.5.9", True), ("4.0.5", True), ("4.1.0", False),
-    ("4.1.4", False), ("4.2.1", True), ("4.3.0", True), ("4.4.0", False)])
+@pytest.mark.parametrize(
+    "version,supported",
+    [
+        ("3.4.4", False),
+        ("3.5.0", True),
+        ("3.5.9", True),
+        ("4.0.5", True),
+        ("4.1.0", False),
+        ("4.1.4", False),
+        ("4.2.1", True),
+        ("4.3.0", True),
+        ("4.4.0", False),
+    ],
+)
 def test_supported_range_with_excluded_lines(version, supported):
     assert colsem._versions.is_supported(version, ">=3.5.0,!=4.1.*,<4.4") is supported
 
@@ -87,8 +107,11 @@ def test_invalid_value_fails_the_next_query_with_key_value_and_allowed_values(sp
     assert condition(err) == "COLSEM_INVALID_CONF_VALUE"
     assert err.getSqlState() == "22022"
     assert dict(err.getMessageParameters()) == {
-        "confName": "spark.colsem.singlePassResolver.policy", "confValue": "loud",
-        "allowedValues": "warn, error", "default": "warn"}
+        "confName": "spark.colsem.singlePassResolver.policy",
+        "confValue": "loud",
+        "allowedValues": "warn, error",
+        "default": "warn",
+    }
     session.sql("RESET spark.colsem.singlePassResolver.policy")
     assert session.sql("SELECT count(*) AS n FROM t1").first()["n"] == 4
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Dict
 
 import pytest
-
 from conftest import SESSION_PRELUDE, TESTS, result_of, run_python
 from golden import running_line
 
@@ -20,7 +18,9 @@ LINE = running_line()
 # DataFrame.toArrow is new in PySpark 4.0.
 READERS = ["collect", "toPandas"] + ([] if LINE == "3.5" else ["toArrow"])
 
-SCRIPT = SESSION_PRELUDE + """
+SCRIPT = (
+    SESSION_PRELUDE
+    + """
 import colsem
 from pyspark.sql import DataFrame
 
@@ -77,52 +77,91 @@ for name, conf, sql, actions in cases:
 marker.warn("CASE end")
 emit(results=results)
 """
+)
 
 # name, broken-rule settings, query, how its result is read
 CASES = [
     ("qualify_names", {"spark.broken.qualifyNames": "1"}, "SELECT t1.s1, s2 FROM t1", ["collect"]),
-    ("drop_column", {"spark.broken.dropColumn": "u"},
-     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
-    ("rename_column", {"spark.broken.renameColumn": "u:x"},
-     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
-    ("reorder_projection", {"spark.broken.reorder": "1"}, "SELECT s1, upper(s2) AS u FROM t1",
-     ["collect"]),
-    ("widen_nullability", {"spark.broken.widenNullability": "id"},
-     "SELECT id, id + 1 AS j FROM range(3)", ["collect"]),
-    ("strategy_rename", {"spark.broken.strategyRename": "u:x"},
-     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
-    ("physical_drop", {"spark.broken.physicalDrop": "s1", "spark.sql.adaptive.forceApply": "true"},
-     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
-    ("physical_reorder", {"spark.broken.physicalReorder": "1"},
-     "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0", ["collect"]),
-    ("lying_exec", {"spark.broken.lyingExec": "1"}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
-     READERS),
-    ("healthy", {}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0 ORDER BY s1",
-     READERS),
+    (
+        "drop_column",
+        {"spark.broken.dropColumn": "u"},
+        "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+        ["collect"],
+    ),
+    (
+        "rename_column",
+        {"spark.broken.renameColumn": "u:x"},
+        "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+        ["collect"],
+    ),
+    (
+        "reorder_projection",
+        {"spark.broken.reorder": "1"},
+        "SELECT s1, upper(s2) AS u FROM t1",
+        ["collect"],
+    ),
+    (
+        "widen_nullability",
+        {"spark.broken.widenNullability": "id"},
+        "SELECT id, id + 1 AS j FROM range(3)",
+        ["collect"],
+    ),
+    (
+        "strategy_rename",
+        {"spark.broken.strategyRename": "u:x"},
+        "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+        ["collect"],
+    ),
+    (
+        "physical_drop",
+        {"spark.broken.physicalDrop": "s1", "spark.sql.adaptive.forceApply": "true"},
+        "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+        ["collect"],
+    ),
+    (
+        "physical_reorder",
+        {"spark.broken.physicalReorder": "1"},
+        "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+        ["collect"],
+    ),
+    (
+        "lying_exec",
+        {"spark.broken.lyingExec": "1"},
+        "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0",
+        READERS,
+    ),
+    ("healthy", {}, "SELECT s1, upper(s2) AS u FROM t1 WHERE s1 > 0 ORDER BY s1", READERS),
 ]
 
 
 @pytest.fixture(scope="module")
 def broken_jar(workdir: Path) -> Path:
     import pyspark
-
     from build_jar_access import compile_scala
 
-    return compile_scala([TESTS / "extensions" / "BrokenRules.scala"],
-                         Path(pyspark.__file__).parent / "jars", workdir / "broken-rules.jar")
+    return compile_scala(
+        [TESTS / "extensions" / "BrokenRules.scala"],
+        Path(pyspark.__file__).parent / "jars",
+        workdir / "broken-rules.jar",
+    )
 
 
 @pytest.fixture(scope="module")
-def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> Dict[str, dict]:
+def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> dict[str, dict]:
     warehouse = workdir / "invariants-warehouse"
-    proc = run_python(SCRIPT, args=[str(broken_jar), str(warehouse), json.dumps(CASES)],
-                      env={"COLSEM_AUTOREGISTER": "0", "PYSPARK_SUBMIT_ARGS":
-                           f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"},
-                      timeout=600)
+    proc = run_python(
+        SCRIPT,
+        args=[str(broken_jar), str(warehouse), json.dumps(CASES)],
+        env={
+            "COLSEM_AUTOREGISTER": "0",
+            "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell",
+        },
+        timeout=600,
+    )
     results = result_of(proc)["results"]
     (workdir / "invariants-outcomes.json").write_text(json.dumps(results, indent=1))
     # The colsem warnings logged while each case ran, between the markers the script logs.
-    warnings: Dict[str, list] = {}
+    warnings: dict[str, list] = {}
     current = None
     for line in proc.stderr.splitlines():
         marker = re.match(r"WARN test: CASE (\S+)", line)
@@ -135,74 +174,130 @@ def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> Dict[str, dic
 
 
 def error(invariant: int, culprit: str, problem: str, diff: str) -> dict:
-    statements = {1: "output names never carry a relation qualifier",
-                  3: "planning keeps the physical schema",
-                  4: "execution keeps the physical schema",
-                  5: "logical optimization keeps the schema",
-                  6: "physical optimization keeps the schema"}
-    return {"error": "COLSEM_SCHEMA_INVARIANT_VIOLATED", "sqlState": "XX000", "parameters": {
-        "invariant": str(invariant), "statement": statements[invariant], "culprit": culprit,
-        "problem": problem, "diff": diff}}
+    statements = {
+        1: "output names never carry a relation qualifier",
+        3: "planning keeps the physical schema",
+        4: "execution keeps the physical schema",
+        5: "logical optimization keeps the schema",
+        6: "physical optimization keeps the schema",
+    }
+    return {
+        "error": "COLSEM_SCHEMA_INVARIANT_VIOLATED",
+        "sqlState": "XX000",
+        "parameters": {
+            "invariant": str(invariant),
+            "statement": statements[invariant],
+            "culprit": culprit,
+            "problem": problem,
+            "diff": diff,
+        },
+    }
 
 
 OPERATOR_BATCH = "(batch 'Operator Optimization before Inferring Filters')"
 # The binding failure a renamed column causes far from the rule that renamed it, in each line's words.
-MISSING_ATTRIBUTE = {"jvm": "java.lang.IllegalStateException: Couldn't find u#" if LINE == "3.5"
-                     else "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"}
+MISSING_ATTRIBUTE = {
+    "jvm": "java.lang.IllegalStateException: Couldn't find u#"
+    if LINE == "3.5"
+    else "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"
+}
 CORRUPT = {"schema": "struct<s1:int,u:string>", "corrupt": [[1, "A"], [2, "B"]]}
 # What each broken rule does to the query with invariants off (silently), and the error it gets
 # with them on.
 EXPECTED = {
     "qualify_names": (
         {"schema": "struct<t1.s1:int,t1.s2:string>", "rows": [[1, "a"], [2, "b"]]},
-        error(1, "analysis (the analyzer or a rule that names output columns)",
-              "output column 1 is named `t1.s1`, which carries the qualifier `t1` of column `s1`; "
-              "a generated name must be `s1`-based without the relation (write AS `t1.s1` to "
-              "choose a dotted name)",
-              "analyzed output (`t1.s1` INT, `t1.s2` STRING)")),
+        error(
+            1,
+            "analysis (the analyzer or a rule that names output columns)",
+            "output column 1 is named `t1.s1`, which carries the qualifier `t1` of column `s1`; "
+            "a generated name must be `s1`-based without the relation (write AS `t1.s1` to "
+            "choose a dotted name)",
+            "analyzed output (`t1.s1` INT, `t1.s2` STRING)",
+        ),
+    ),
     "drop_column": (
         {"schema": "struct<s1:int,u:string>", "rows": [[1], [2]]},
-        error(5, f"optimizer rule com.example.broken.DropColumn {OPERATOR_BATCH}", "`u` was dropped",
-              "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT)")),
+        error(
+            5,
+            f"optimizer rule com.example.broken.DropColumn {OPERATOR_BATCH}",
+            "`u` was dropped",
+            "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT)",
+        ),
+    ),
     "rename_column": (
         MISSING_ATTRIBUTE,
-        error(5, f"optimizer rule com.example.broken.RenameColumn {OPERATOR_BATCH}",
-              "`u` was renamed to `x`", "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT, `x` STRING)")),
+        error(
+            5,
+            f"optimizer rule com.example.broken.RenameColumn {OPERATOR_BATCH}",
+            "`u` was renamed to `x`",
+            "analyzed (`s1` INT, `u` STRING); optimized (`s1` INT, `x` STRING)",
+        ),
+    ),
     "reorder_projection": (
         CORRUPT,
-        error(5, f"optimizer rule com.example.broken.ReorderProjection {OPERATOR_BATCH}",
-              "the fields were reordered from (`s1`, `u`) to (`u`, `s1`)",
-              "analyzed (`s1` INT, `u` STRING); optimized (`u` STRING, `s1` INT)")),
+        error(
+            5,
+            f"optimizer rule com.example.broken.ReorderProjection {OPERATOR_BATCH}",
+            "the fields were reordered from (`s1`, `u`) to (`u`, `s1`)",
+            "analyzed (`s1` INT, `u` STRING); optimized (`u` STRING, `s1` INT)",
+        ),
+    ),
     "widen_nullability": (
         {"schema": "struct<id:bigint,j:bigint>", "rows": [[0, 1], [1, 2], [2, 3]]},
-        error(5, f"optimizer rule com.example.broken.WidenNullability {OPERATOR_BATCH}",
-              "`id` became nullable (it was NOT NULL)",
-              "analyzed (`id` BIGINT NOT NULL, `j` BIGINT NOT NULL); optimized (`id` BIGINT, `j` BIGINT NOT NULL)")),
+        error(
+            5,
+            f"optimizer rule com.example.broken.WidenNullability {OPERATOR_BATCH}",
+            "`id` became nullable (it was NOT NULL)",
+            "analyzed (`id` BIGINT NOT NULL, `j` BIGINT NOT NULL); optimized (`id` BIGINT, `j` BIGINT NOT NULL)",
+        ),
+    ),
     "strategy_rename": (
         MISSING_ATTRIBUTE,
-        error(3, "planner strategy com.example.broken.RenamingProjectStrategy (it planned Project "
-                 "as Project)", "`u` was renamed to `x`",
-              "analyzed (`s1` INT, `u` STRING); planned (`s1` INT, `x` STRING)")),
+        error(
+            3,
+            "planner strategy com.example.broken.RenamingProjectStrategy (it planned Project "
+            "as Project)",
+            "`u` was renamed to `x`",
+            "analyzed (`s1` INT, `u` STRING); planned (`s1` INT, `x` STRING)",
+        ),
+    ),
     "physical_drop": (
         CORRUPT,
-        error(6, "physical rule com.example.broken.DropPhysicalColumn", "`s1` was dropped",
-              "planned (`s1` INT, `u` STRING); prepared (`u` STRING)")),
+        error(
+            6,
+            "physical rule com.example.broken.DropPhysicalColumn",
+            "`s1` was dropped",
+            "planned (`s1` INT, `u` STRING); prepared (`u` STRING)",
+        ),
+    ),
     "physical_reorder": (
         CORRUPT,
-        error(6, "columnar rule com.example.broken.ReorderPhysicalProjection (preColumnarTransitions)",
-              "the fields were reordered from (`s1`, `u`) to (`u`, `s1`)",
-              "planned (`s1` INT, `u` STRING); prepared (`u` STRING, `s1` INT)")),
+        error(
+            6,
+            "columnar rule com.example.broken.ReorderPhysicalProjection (preColumnarTransitions)",
+            "the fields were reordered from (`s1`, `u`) to (`u`, `s1`)",
+            "planned (`s1` INT, `u` STRING); prepared (`u` STRING, `s1` INT)",
+        ),
+    ),
     "lying_exec": (
         CORRUPT,
-        error(4, "execution (rows produced by LyingProject)",
-              "a row has 1 fields where the plan declares 2", "declared (`s1` INT, `u` STRING)")),
+        error(
+            4,
+            "execution (rows produced by LyingProject)",
+            "a row has 1 fields where the plan declares 2",
+            "declared (`s1` INT, `u` STRING)",
+        ),
+    ),
 }
 
 
 def message(expected: dict) -> str:
     p = expected["parameters"]
-    return (f"[COLSEM_SCHEMA_INVARIANT_VIOLATED] Schema invariant {p['invariant']} ({p['statement']}) "
-            f"was broken by {p['culprit']}: {p['problem']}. Schemas: {p['diff']}.")
+    return (
+        f"[COLSEM_SCHEMA_INVARIANT_VIOLATED] Schema invariant {p['invariant']} ({p['statement']}) "
+        f"was broken by {p['culprit']}: {p['problem']}. Schemas: {p['diff']}."
+    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -217,7 +312,10 @@ def test_error_mode_fails_the_query_naming_invariant_rule_and_diff(outcomes, nam
             # awaitResult" from the Arrow path) with the task's error inside, not as the task's
             # error class (4.x does).
             assert actual["error"] == "JVM", (action, actual)
-            assert actual["message"].startswith("org.apache.spark.SparkException: "), (action, actual)
+            assert actual["message"].startswith("org.apache.spark.SparkException: "), (
+                action,
+                actual,
+            )
             assert any(message(expected) in cause for cause in actual["causes"]), (action, actual)
         else:
             assert actual == expected, action
@@ -255,7 +353,9 @@ def test_a_healthy_query_passes_every_check_and_every_reader(outcomes):
     for mode in ("off", "warn", "error"):
         for action in READERS:
             assert outcomes["results"][f"healthy/{mode}/{action}"] == {
-                "schema": "struct<s1:int,u:string>", "rows": [[1, "A"], [2, "B"]]}, (mode, action)
+                "schema": "struct<s1:int,u:string>",
+                "rows": [[1, "A"], [2, "B"]],
+            }, (mode, action)
             assert outcomes["warnings"][f"healthy/{mode}/{action}"] == []
 
 
@@ -265,7 +365,9 @@ def test_default_is_off_and_status_lists_it(spark):
     assert colsem.status(spark)["spark.colsem.invariants"] == "off"
 
 
-@pytest.mark.parametrize("sql", ["DESCRIBE t1", "DESCRIBE TABLE EXTENDED t1 s1", "SHOW COLUMNS IN t1"])
+@pytest.mark.parametrize(
+    "sql", ["DESCRIBE t1", "DESCRIBE TABLE EXTENDED t1 s1", "SHOW COLUMNS IN t1"]
+)
 def test_command_results_keep_their_table_layout(spark, sql):
     """A command's rows keep the root node by which the spark-sql CLI, the Thrift server and
     Spark's golden files lay them out as a table (Spark's SQL corpus found DESCRIBE EXTENDED rows
@@ -274,7 +376,9 @@ def test_command_results_keep_their_table_layout(spark, sql):
     hive = session._jvm.org.apache.spark.sql.execution.HiveResult
 
     def layout() -> str:
-        return hive.hiveResultString(session.sql(sql)._jdf.queryExecution().executedPlan()).mkString("\n")
+        return hive.hiveResultString(
+            session.sql(sql)._jdf.queryExecution().executedPlan()
+        ).mkString("\n")
 
     session.conf.set("spark.colsem.invariants", "off")
     expected = layout()

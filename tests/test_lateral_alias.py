@@ -7,54 +7,47 @@ import re
 
 import pyspark
 import pytest
+from golden import INPUTS, SCOPES_KEY, condition, run_statement, scopes_in_effect, statements
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
-
-from golden import INPUTS, SCOPES_KEY, condition, run_statement, scopes_in_effect, statements
 
 LCA = "spark.colsem.lateralAlias.enabled"
 # Each query of the golden files with the extraScopes value the file sets before it (a query
 # appears once).
-SCOPES_OF = {q: scopes for name in ("lateral_alias", "peer_lateral_alias", "lateral_alias_design")
-             for stmts in [statements((INPUTS / f"{name}.sql").read_text())]
-             for q, scopes in zip(stmts, scopes_in_effect(stmts))}
+SCOPES_OF = {
+    q: scopes
+    for name in ("lateral_alias", "peer_lateral_alias", "lateral_alias_design")
+    for stmts in [statements((INPUTS / f"{name}.sql").read_text())]
+    for q, scopes in zip(stmts, scopes_in_effect(stmts))
+}
 CASES = [q for q in SCOPES_OF if not q.upper().startswith(("SET", "RESET", "CREATE"))]
 # What Spark's native support refuses or breaks on, and colsem answers.
 NATIVE_FAILS = {
     "SELECT array(id, id + 1) AS arr, explode(arr) AS e FROM t2 ORDER BY e": "INTERNAL_ERROR",
-    "SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2) AS w FROM t1 ORDER BY x, w":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
-    "SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2), x + 1 FROM t1 ORDER BY 1, 2":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
-    "SELECT s1 * 2 AS x, sum(x) FROM t1 GROUP BY s1 ORDER BY x":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC",
+    "SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2) AS w FROM t1 ORDER BY x, w": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, sum(x) OVER (ORDER BY x, s2), x + 1 FROM t1 ORDER BY 1, 2": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 * 2 AS x, sum(x) FROM t1 GROUP BY s1 ORDER BY x": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC",
     "SELECT s1 AS k, s1 * 2 AS x, sum(x) AS sx, sx + 1 AS y, max(x), count(x) FROM t1 GROUP BY s1 "
     "ORDER BY k": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC",
     "SELECT s1 AS k, s3 * 10 AS v, sum(v) AS total, total / count(*) AS mean FROM t1 GROUP BY s1, s3 "
-    "ORDER BY k, v":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC",
-    "SELECT s1 AS x, x + 1 AS y, count(*) FROM t1 GROUP BY x, y ORDER BY x":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
-    "SELECT 10 AS c, s1 + c AS y, count(*) FROM t1 GROUP BY c, y ORDER BY y":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
+    "ORDER BY k, v": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_FUNC",
+    "SELECT s1 AS x, x + 1 AS y, count(*) FROM t1 GROUP BY x, y ORDER BY x": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
+    "SELECT 10 AS c, s1 + c AS y, count(*) FROM t1 GROUP BY c, y ORDER BY y": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
     "SELECT s1 AS k, count(*) AS c, c + 1 AS d, rank() OVER (ORDER BY s1) AS rk FROM t1 GROUP BY s1 "
-    "HAVING count(*) >= 1 ORDER BY k":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING",
-    "SELECT s1 AS s9, s9 + 1 AS y, (SELECT count(*) FROM t2 WHERE t2.id = s9) AS m FROM t1 ORDER BY 1":
-        "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+    "HAVING count(*) >= 1 ORDER BY k": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_AGGREGATE_WITH_WINDOW_AND_HAVING",
+    "SELECT s1 AS s9, s9 + 1 AS y, (SELECT count(*) FROM t2 WHERE t2.id = s9) AS m FROM t1 ORDER BY 1": "UNRESOLVED_COLUMN.WITH_SUGGESTION",
     # IoTDB's design cases (lateral_alias_design.sql)
-    "SELECT s1 AS x, row_number() OVER (ORDER BY x, s2) AS rn FROM table1 ORDER BY rn":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
-    "SELECT s1 AS x, avg(s2) OVER (PARTITION BY x) AS a FROM table1 ORDER BY x, a":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
-    "SELECT s1 AS x, x * 2 AS y, count(*) AS c FROM table1 GROUP BY x, y ORDER BY y":
-        "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
+    "SELECT s1 AS x, row_number() OVER (ORDER BY x, s2) AS rn FROM table1 ORDER BY rn": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, avg(s2) OVER (PARTITION BY x) AS a FROM table1 ORDER BY x, a": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
+    "SELECT s1 AS x, x * 2 AS y, count(*) AS c FROM table1 GROUP BY x, y ORDER BY y": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
 }
 # Where colsem gives a name Spark cannot resolve a meaning, and Spark then refuses the query as it
 # refuses the query with the alias inlined by hand: (native's error, colsem's).
 REFUSED_AS_INLINED = {
-    "SELECT s1 AS s9, s9 + 1 AS y, (SELECT max(s9) FROM t2) AS m FROM t1":
-        ("UNRESOLVED_COLUMN.WITH_SUGGESTION", "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE"),
+    "SELECT s1 AS s9, s9 + 1 AS y, (SELECT max(s9) FROM t2) AS m FROM t1": (
+        "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+        "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE",
+    ),
 }
 
 
@@ -69,8 +62,11 @@ def session(spark):
 
 
 def chain(n: int, source: str = "t1") -> str:
-    return ("SELECT s1 AS a0, " + ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, n + 1))
-            + f" FROM {source}")
+    return (
+        "SELECT s1 AS a0, "
+        + ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, n + 1))
+        + f" FROM {source}"
+    )
 
 
 @pytest.mark.parametrize("query", CASES)
@@ -87,7 +83,9 @@ def test_same_as_native_wherever_native_accepts(session, query):
         assert (native.get("error"), ours.get("error")) == REFUSED_AS_INLINED[query]
     elif {"laterAlias", "positions"} & set(ours.get("parameters", {})):
         # the same error, plus where the aliases are
-        hint_free = {k: v for k, v in ours["parameters"].items() if k not in ("laterAlias", "positions")}
+        hint_free = {
+            k: v for k, v in ours["parameters"].items() if k not in ("laterAlias", "positions")
+        }
         assert {**ours, "parameters": hint_free} == native
     else:
         assert ours == native
@@ -105,9 +103,14 @@ def test_forward_reference_is_sparks_error_with_a_hint(session):
     assert condition(e) == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
     assert e.getSqlState() == "42703"
     assert dict(e.getMessageParameters()) == {
-        "objectName": "`y`", "proposal": "`s1`, `s2`, `s3`", "laterAlias": "line 1, position 20"}
-    assert ("`y` is defined by a later item of this SELECT list, at line 1, position 20; a lateral "
-            "column alias can be used only by the items after the one that defines it.") in str(e)
+        "objectName": "`y`",
+        "proposal": "`s1`, `s2`, `s3`",
+        "laterAlias": "line 1, position 20",
+    }
+    assert (
+        "`y` is defined by a later item of this SELECT list, at line 1, position 20; a lateral "
+        "column alias can be used only by the items after the one that defines it."
+    ) in str(e)
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT x + 1 AS x FROM t1")
     assert "`x` is defined by this item itself" in str(err.value)
@@ -121,8 +124,10 @@ def _normalized_plan(session, query: str) -> str:
     return re.sub(r"#\d+", "#_", session.sql(query)._jdf.queryExecution().analyzed().toString())
 
 
-@pytest.mark.skipif(pyspark.__version__.startswith("3."),
-                    reason="Spark 3.5's native support orders the used aliases by hash, colsem by position")
+@pytest.mark.skipif(
+    pyspark.__version__.startswith("3."),
+    reason="Spark 3.5's native support orders the used aliases by hash, colsem by position",
+)
 def test_analyzed_plan_is_the_one_native_builds(session):
     query = "SELECT s1 AS a, a + 1 AS b, upper(s2) AS c, b * 2 AS d, c FROM t1"
     session.conf.set(LCA, "false")
@@ -160,20 +165,28 @@ def test_deep_chains_still_evaluate_each_alias_once(session):
     # Past native's depth short single-use links are folded into their user, but a
     # non-deterministic alias is never folded: r is drawn once per row.
     links = ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, 61))
-    query = (f"SELECT CAST(rand(3) * 1000000 AS BIGINT) AS r, r AS a0, {links}, "
-             "a60 - 60 = r AS same FROM range(20)")
+    query = (
+        f"SELECT CAST(rand(3) * 1000000 AS BIGINT) AS r, r AS a0, {links}, "
+        "a60 - 60 = r AS same FROM range(20)"
+    )
     assert {r["same"] for r in session.sql(query).collect()} == {True}
     # Each alias used three times, 500 levels (ten times native's 49): folded only while the
     # folded expression stays small, so no blow-up and no overflow.
-    query = ("SELECT id AS a0, " + ", ".join(f"a{i - 1} + a{i - 1} - a{i - 1} AS a{i}"
-                                            for i in range(1, 501)) + " FROM range(3)")
+    query = (
+        "SELECT id AS a0, "
+        + ", ".join(f"a{i - 1} + a{i - 1} - a{i - 1} AS a{i}" for i in range(1, 501))
+        + " FROM range(3)"
+    )
     assert [r["a500"] for r in session.sql(query).collect()] == [0, 1, 2]
 
 
 def test_doubling_chain_is_not_exponential(session):
-    query = ("SELECT id AS a0, " + ", ".join(f"a{i - 1} + a{i - 1} AS a{i}" for i in range(1, 31))
-             + " FROM range(3)")
-    assert [r["a30"] for r in session.sql(query).collect()] == [0, 2 ** 30, 2 ** 31]
+    query = (
+        "SELECT id AS a0, "
+        + ", ".join(f"a{i - 1} + a{i - 1} AS a{i}" for i in range(1, 31))
+        + " FROM range(3)"
+    )
+    assert [r["a30"] for r in session.sql(query).collect()] == [0, 2**30, 2**31]
 
 
 def test_depth_limit_is_a_clear_error(session):
@@ -194,20 +207,25 @@ def test_python_udf_behind_an_alias_runs_once_per_row(session):
         return x * 10
 
     session.udf.register("times_ten", times_ten, "bigint")
-    rows = session.sql("SELECT times_ten(id) AS v, v + 1 AS a, v + 2 AS b, v * v AS c "
-                       "FROM range(50)").collect()
+    rows = session.sql(
+        "SELECT times_ten(id) AS v, v + 1 AS a, v + 2 AS b, v * v AS c FROM range(50)"
+    ).collect()
     assert calls.value == 50
     assert tuple(rows[3]) == (30, 31, 32, 900)
 
 
-SALES = ("CREATE OR REPLACE TEMPORARY VIEW sales AS SELECT * FROM VALUES ('n', 1), ('n', 2), ('s', 5) "
-         "AS sales(region, amount)")
+SALES = (
+    "CREATE OR REPLACE TEMPORARY VIEW sales AS SELECT * FROM VALUES ('n', 1), ('n', 2), ('s', 5) "
+    "AS sales(region, amount)"
+)
 
 
 def test_window_over_an_aggregate_alias_computes_the_aggregate_once(session):
     session.sql(SALES)
-    df = session.sql("SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r, "
-                     "total / sum(total) OVER () AS share FROM sales GROUP BY region")
+    df = session.sql(
+        "SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r, "
+        "total / sum(total) OVER () AS share FROM sales GROUP BY region"
+    )
     assert sorted(map(tuple, df.collect())) == [("n", 3, 2, 0.375), ("s", 5, 1, 0.625)]
     final = df._jdf.queryExecution().executedPlan().toString().split("== Initial Plan ==")[0]
     assert len(re.findall(r"partial_sum\(", final)) == 1, final
@@ -229,10 +247,8 @@ def test_aliases_that_would_be_evaluated_twice_stay_natives_refusals(session):
         "FROM sales GROUP BY region": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
         "SELECT region, sum(amount) + rand(7) AS total, total / sum(total) OVER () AS share "
         "FROM sales GROUP BY region": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW",
-        "SELECT rand(7) AS r, r + 1 AS s FROM sales GROUP BY ALL":
-            "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
-        "SELECT plus_one(amount) AS p, p * 2 AS q FROM sales GROUP BY 1, 2":
-            "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
+        "SELECT rand(7) AS r, r + 1 AS s FROM sales GROUP BY ALL": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
+        "SELECT plus_one(amount) AS p, p * 2 AS q FROM sales GROUP BY 1, 2": "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_GROUP_BY",
     }
     for query, error in refused.items():
         with pytest.raises(AnalysisException) as err:
@@ -241,7 +257,9 @@ def test_aliases_that_would_be_evaluated_twice_stay_natives_refusals(session):
     # The same UDF behind a per-group alias read outside windows only: native Spark's plan (the
     # GROUP BY ALL becomes GROUP BY region), so as many calls as native's: one per group on 4.x;
     # Spark 3.5's optimizer copies the call into both items (docs/versions.md).
-    query = "SELECT region, plus_one(sum(amount)) AS total, total * 2 AS twice FROM sales GROUP BY {}"
+    query = (
+        "SELECT region, plus_one(sum(amount)) AS total, total * 2 AS twice FROM sales GROUP BY {}"
+    )
     rows = session.sql(query.format("ALL")).collect()
     assert sorted(map(tuple, rows)) == [("n", 4, 8), ("s", 6, 12)]
     ours = calls.value
@@ -253,13 +271,20 @@ def test_aliases_that_would_be_evaluated_twice_stay_natives_refusals(session):
 
 def test_view_text_with_a_deep_chain_keeps_working(session):
     session.sql("CREATE OR REPLACE TEMPORARY VIEW deep AS " + chain(80))
-    assert sorted(r["a80"] for r in session.sql("SELECT a80 FROM deep").collect()) == [81, 82, 83, 83]
+    assert sorted(r["a80"] for r in session.sql("SELECT a80 FROM deep").collect()) == [
+        81,
+        82,
+        83,
+        83,
+    ]
 
 
 def test_dataframe_api(session):
     df = session.table("t1").selectExpr("s1 AS x", "x + 1 AS y", "y * 2 AS z").orderBy("x", "z")
     assert [tuple(r) for r in df.collect()] == [(1, 2, 4), (2, 3, 6), (3, 4, 8), (3, 4, 8)]
-    df = session.table("t1").select(F.col("s1").alias("x"), (F.col("x") + 1).alias("y")).orderBy("x")
+    df = (
+        session.table("t1").select(F.col("s1").alias("x"), (F.col("x") + 1).alias("y")).orderBy("x")
+    )
     assert df.columns == ["x", "y"]
     assert [tuple(r) for r in df.collect()] == [(1, 2), (2, 3), (3, 4), (3, 4)]
 
@@ -270,7 +295,9 @@ def test_where_alias_of_rand_filters_on_the_value_it_returns(session):
     rows = session.sql("SELECT rand(7) AS r, r AS r2 FROM range(200) WHERE r > 0.5").collect()
     assert 0 < len(rows) < 200
     assert all(r["r"] > 0.5 and r["r"] == r["r2"] for r in rows)
-    derived = session.sql("SELECT r FROM (SELECT rand(7) AS r FROM range(200)) WHERE r > 0.5").collect()
+    derived = session.sql(
+        "SELECT r FROM (SELECT rand(7) AS r FROM range(200)) WHERE r > 0.5"
+    ).collect()
     assert sorted(r["r"] for r in rows) == sorted(r["r"] for r in derived)
 
 
@@ -284,20 +311,39 @@ def test_nondeterministic_python_udf_behind_a_where_alias_runs_once_per_row(sess
         calls.add(1)
         return x * 10
 
-    session.udf.register("times_ten", F.udf(times_ten, "bigint", useArrow=False).asNondeterministic())
-    rows = session.sql("SELECT times_ten(id) AS v, v + 1 AS w FROM range(50) WHERE v >= 400").collect()
+    session.udf.register(
+        "times_ten", F.udf(times_ten, "bigint", useArrow=False).asNondeterministic()
+    )
+    rows = session.sql(
+        "SELECT times_ten(id) AS v, v + 1 AS w FROM range(50) WHERE v >= 400"
+    ).collect()
     assert sorted(tuple(r) for r in rows) == [(v, v + 1) for v in range(400, 500, 10)]
     assert calls.value == 50
 
 
-@pytest.mark.parametrize("query, error_class, name, advice", [
-    ("SELECT s1, sum(s3) AS total FROM t1 WHERE total > 2 GROUP BY s1",
-     "COLSEM_AGGREGATE_ALIAS_IN_WHERE", "total", "HAVING total"),
-    ("SELECT count(*) AS n, n + 1 AS m FROM t1 WHERE m > 2",
-     "COLSEM_AGGREGATE_ALIAS_IN_WHERE", "m", "HAVING m"),
-    ("SELECT s1, rank() OVER (ORDER BY s3) AS rk FROM t1 WHERE rk = 1",
-     "COLSEM_WINDOW_ALIAS_IN_WHERE", "rk", "QUALIFY rk"),
-])
+@pytest.mark.parametrize(
+    "query, error_class, name, advice",
+    [
+        (
+            "SELECT s1, sum(s3) AS total FROM t1 WHERE total > 2 GROUP BY s1",
+            "COLSEM_AGGREGATE_ALIAS_IN_WHERE",
+            "total",
+            "HAVING total",
+        ),
+        (
+            "SELECT count(*) AS n, n + 1 AS m FROM t1 WHERE m > 2",
+            "COLSEM_AGGREGATE_ALIAS_IN_WHERE",
+            "m",
+            "HAVING m",
+        ),
+        (
+            "SELECT s1, rank() OVER (ORDER BY s3) AS rk FROM t1 WHERE rk = 1",
+            "COLSEM_WINDOW_ALIAS_IN_WHERE",
+            "rk",
+            "QUALIFY rk",
+        ),
+    ],
+)
 def test_where_alias_of_an_aggregate_or_window_says_why(session, query, error_class, name, advice):
     session.conf.set(SCOPES_KEY, "WHERE")
     with pytest.raises(AnalysisException) as err:
@@ -312,10 +358,13 @@ def test_where_alias_of_an_aggregate_or_window_says_why(session, query, error_cl
     assert f"line 1 pos {where}" in str(err.value)  # the name in WHERE
 
 
-@pytest.mark.parametrize("query", [
-    "SELECT s1 + 1 AS x FROM t1 WHERE x > 2",
-    "SELECT s1 + 1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT s1 + 1 AS x FROM t1 WHERE x > 2",
+        "SELECT s1 + 1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1",
+    ],
+)
 def test_where_and_subquery_aliases_follow_the_switch(session, query):
     session.conf.set(SCOPES_KEY, "WHERE,SUBQUERY")
     assert session.sql(query).collect() is not None
@@ -340,10 +389,10 @@ WHERE_ALIAS = "SELECT s1 AS x FROM t1 WHERE x > 1"
 SUBQUERY_ALIAS = "SELECT s1 AS x, (SELECT x FROM t2) AS y FROM t1"
 HINTS = {
     "WHERE": "`x` is a select-list alias, but the WHERE does not read the aliases of its SELECT list unless "
-             "spark.colsem.lateralAlias.extraScopes includes WHERE (SET spark.colsem.lateralAlias.extraScopes={}).",
+    "spark.colsem.lateralAlias.extraScopes includes WHERE (SET spark.colsem.lateralAlias.extraScopes={}).",
     "SUBQUERY": "`x` is a select-list alias, but a subquery does not read the aliases of the SELECT list it is "
-                "in unless spark.colsem.lateralAlias.extraScopes includes SUBQUERY "
-                "(SET spark.colsem.lateralAlias.extraScopes={}).",
+    "in unless spark.colsem.lateralAlias.extraScopes includes SUBQUERY "
+    "(SET spark.colsem.lateralAlias.extraScopes={}).",
 }
 
 
@@ -353,17 +402,34 @@ def _refusal(session, query: str) -> AnalysisException:
     return err.value
 
 
-@pytest.mark.parametrize("query, scope, proposal", [
-    (WHERE_ALIAS, "WHERE", "`s1`, `s2`, `s3`"),
-    (SUBQUERY_ALIAS, "SUBQUERY", "`id`, `name`, `tags`"),
-    ("SELECT s1 + 1 AS x, count(*) AS c FROM t1 WHERE x > 1 GROUP BY s1", "WHERE", "`s1`, `s2`, `s3`"),
-    ("SELECT s1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1", "SUBQUERY", "`id`, `name`, `tags`"),
-    # An aggregate list (an aggregate's alias; a WHERE below the list that needs no alias).
-    ("SELECT s2 AS g, max(s1) AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1 GROUP BY s2",
-     "SUBQUERY", "`id`, `name`, `tags`"),
-    ("SELECT max(s1) AS x, (SELECT count(*) FROM t2 WHERE t2.id < x) AS c FROM t1 WHERE s1 > 0",
-     "SUBQUERY", "`id`, `name`, `tags`"),
-])
+@pytest.mark.parametrize(
+    "query, scope, proposal",
+    [
+        (WHERE_ALIAS, "WHERE", "`s1`, `s2`, `s3`"),
+        (SUBQUERY_ALIAS, "SUBQUERY", "`id`, `name`, `tags`"),
+        (
+            "SELECT s1 + 1 AS x, count(*) AS c FROM t1 WHERE x > 1 GROUP BY s1",
+            "WHERE",
+            "`s1`, `s2`, `s3`",
+        ),
+        (
+            "SELECT s1 AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1",
+            "SUBQUERY",
+            "`id`, `name`, `tags`",
+        ),
+        # An aggregate list (an aggregate's alias; a WHERE below the list that needs no alias).
+        (
+            "SELECT s2 AS g, max(s1) AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1 GROUP BY s2",
+            "SUBQUERY",
+            "`id`, `name`, `tags`",
+        ),
+        (
+            "SELECT max(s1) AS x, (SELECT count(*) FROM t2 WHERE t2.id < x) AS c FROM t1 WHERE s1 > 0",
+            "SUBQUERY",
+            "`id`, `name`, `tags`",
+        ),
+    ],
+)
 def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, proposal):
     vanilla_session = session.newSession()
     vanilla_session.conf.set("spark.colsem.enabled", "false")
@@ -371,12 +437,16 @@ def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, pro
     ours = _refusal(session, query)
     assert condition(ours) == condition(vanilla) == "UNRESOLVED_COLUMN.WITH_SUGGESTION"
     assert ours.getSqlState() == vanilla.getSqlState() == "42703"
-    assert dict(ours.getMessageParameters()) == dict(vanilla.getMessageParameters()) == {
-        "objectName": "`x`", "proposal": proposal}
+    assert (
+        dict(ours.getMessageParameters())
+        == dict(vanilla.getMessageParameters())
+        == {"objectName": "`x`", "proposal": proposal}
+    )
     position = f"line 1 pos {query.index('x', query.index('AS x') + 4)}"
     assert position in str(ours) and position in str(vanilla)
     hint = HINTS[scope].format(scope)
     assert hint in str(ours)
+
     def text(e: AnalysisException) -> str:  # the message, without what follows it (line-specific)
         return str(e).split(" SQLSTATE")[0].split(";")[0]
 
@@ -386,10 +456,13 @@ def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, pro
 SUBQUERY_READ = "SELECT s1 AS x, (SELECT max(id) FROM t2 WHERE t2.id = x) AS y FROM t1"
 
 
-@pytest.mark.parametrize("scopes, answered, refused", [
-    ("WHERE", WHERE_ALIAS, SUBQUERY_READ),
-    ("SUBQUERY", SUBQUERY_READ, WHERE_ALIAS),
-])
+@pytest.mark.parametrize(
+    "scopes, answered, refused",
+    [
+        ("WHERE", WHERE_ALIAS, SUBQUERY_READ),
+        ("SUBQUERY", SUBQUERY_READ, WHERE_ALIAS),
+    ],
+)
 def test_each_scope_turns_on_on_its_own(session, scopes, answered, refused):
     session.conf.set(SCOPES_KEY, scopes)
     expected = {WHERE_ALIAS: [(2,), (3,), (3,)], SUBQUERY_READ: [(1, 1), (2, None), (3, 3), (3, 3)]}
@@ -401,13 +474,16 @@ def test_each_scope_turns_on_on_its_own(session, scopes, answered, refused):
     assert sorted(tuple(r) for r in session.sql(refused).collect()) == expected[refused]
 
 
-@pytest.mark.parametrize("query", [
-    "SELECT s3 AS s1 FROM t1 WHERE s1 > 1 ORDER BY 1",  # a real column named like the alias
-    "SELECT s1 AS id, (SELECT max(name) FROM t2 WHERE t2.id = s1) AS m FROM t1 ORDER BY 1",  # outer reference
-    "SELECT s1 AS x, (SELECT count(*) FROM t2 WHERE t2.id = t1.s1) AS c FROM t1 ORDER BY 1",
-    "SELECT avg(s1) AS a FROM t1 HAVING a > 1",  # HAVING and ORDER BY: Spark's own
-    "SELECT s1 AS x, s1 + 1 AS y FROM t1 ORDER BY y DESC",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT s3 AS s1 FROM t1 WHERE s1 > 1 ORDER BY 1",  # a real column named like the alias
+        "SELECT s1 AS id, (SELECT max(name) FROM t2 WHERE t2.id = s1) AS m FROM t1 ORDER BY 1",  # outer reference
+        "SELECT s1 AS x, (SELECT count(*) FROM t2 WHERE t2.id = t1.s1) AS c FROM t1 ORDER BY 1",
+        "SELECT avg(s1) AS a FROM t1 HAVING a > 1",  # HAVING and ORDER BY: Spark's own
+        "SELECT s1 AS x, s1 + 1 AS y FROM t1 ORDER BY y DESC",
+    ],
+)
 @pytest.mark.parametrize("scopes", ["", "WHERE", "SUBQUERY", "WHERE,SUBQUERY"])
 def test_what_vanilla_resolves_is_untouched_whatever_the_scopes(session, query, scopes):
     vanilla_session = session.newSession()

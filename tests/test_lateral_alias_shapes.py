@@ -5,10 +5,9 @@ shapes × Spark native × DuckDB × colsem is these results (`COLSEM_DOCS_REGENE
 
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
-
 from conftest import ROOT
 from docs_sections import check_generated_section
 from golden import SCOPES_KEY, format_value, is_ordered, run_statement
@@ -19,10 +18,13 @@ WIDE = "WHERE,SUBQUERY"  # the docs table's second colsem column
 STATEMENTS = shape_statements()
 QUERIES = [s for s in STATEMENTS if not s.setup]
 DOCS = ROOT / "docs" / "lateral-aliases.md"
-BEGIN, END = "<!-- shapes table: tests/test_lateral_alias_shapes.py -->", "<!-- end of shapes table -->"
+BEGIN, END = (
+    "<!-- shapes table: tests/test_lateral_alias_shapes.py -->",
+    "<!-- end of shapes table -->",
+)
 
 
-def _duckdb_run(con: Any, sql: str) -> Dict[str, Any]:
+def _duckdb_run(con: Any, sql: str) -> dict[str, Any]:
     try:
         cur = con.execute(sql)
         names = [d[0] for d in cur.description]
@@ -33,7 +35,7 @@ def _duckdb_run(con: Any, sql: str) -> Dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def outcomes(spark) -> Dict[str, Dict[str, Any]]:
+def outcomes(spark) -> dict[str, dict[str, Any]]:
     """Per statement: colsem's result, native Spark's (the feature off), the hand-inlined query's
     on vanilla Spark, and DuckDB's."""
     duckdb = pytest.importorskip("duckdb")
@@ -44,7 +46,7 @@ def outcomes(spark) -> Dict[str, Dict[str, Any]]:
             run = run_statement(session, s.sql)
             assert "error" not in run, (s.sql, run)
             con.execute(s.sql)
-    out: Dict[str, Dict[str, Any]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for s in QUERIES:
         session.conf.set(LCA, "true")
         # colsem with the file's scopes, and with each value the docs table shows
@@ -53,7 +55,11 @@ def outcomes(spark) -> Dict[str, Dict[str, Any]]:
             session.conf.set(SCOPES_KEY, scopes)
             by_scopes[scopes] = run_statement(session, s.sql)
         session.conf.set(SCOPES_KEY, s.scopes)
-        entry: Dict[str, Any] = {"colsem": by_scopes[s.scopes], "default": by_scopes[""], "wide": by_scopes[WIDE]}
+        entry: dict[str, Any] = {
+            "colsem": by_scopes[s.scopes],
+            "default": by_scopes[""],
+            "wide": by_scopes[WIDE],
+        }
         if "error" not in entry["colsem"]:
             entry["names"] = session.sql(s.sql).columns
         session.conf.set(SCOPES_KEY, "")
@@ -70,7 +76,7 @@ def outcomes(spark) -> Dict[str, Dict[str, Any]]:
     return out
 
 
-def _ids(statements: List[ShapeStatement]) -> List[str]:
+def _ids(statements: list[ShapeStatement]) -> list[str]:
     return [" ".join(s.sql.split())[:90] for s in statements]
 
 
@@ -80,7 +86,9 @@ WITH_DUCKDB = [s for s in QUERIES if s.duckdb]
 
 def test_every_answer_has_its_hand_inlined_query(outcomes):
     assert all(s.shape for s in QUERIES), [s.sql for s in QUERIES if not s.shape]
-    unproven = [s.sql for s in QUERIES if "error" not in outcomes[s.sql]["colsem"] and not s.inlined]
+    unproven = [
+        s.sql for s in QUERIES if "error" not in outcomes[s.sql]["colsem"] and not s.inlined
+    ]
     assert not unproven, "each statement colsem answers needs its `-- inlined:` form"
 
 
@@ -116,26 +124,39 @@ def test_by_default_the_scoped_shapes_answer_as_natively(outcomes, stmt):
 
 
 def test_the_default_refuses_the_designs_non_goals(outcomes):
-    for sql in ("SELECT k AS x FROM lt WHERE x > 1", "SELECT k AS x, (SELECT x FROM lt2) AS y FROM lt"):
+    for sql in (
+        "SELECT k AS x FROM lt WHERE x > 1",
+        "SELECT k AS x, (SELECT x FROM lt2) AS y FROM lt",
+    ):
         entry = outcomes[sql]
-        assert entry["default"] == entry["native"] == {
-            "error": "UNRESOLVED_COLUMN.WITH_SUGGESTION", "sqlState": "42703",
-            "parameters": {"objectName": "`x`", "proposal": "`k`, `v`"}}
+        assert (
+            entry["default"]
+            == entry["native"]
+            == {
+                "error": "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                "sqlState": "42703",
+                "parameters": {"objectName": "`x`", "proposal": "`k`, `v`"},
+            }
+        )
 
 
-def _outcome(result: Dict[str, Any]) -> str:
+def _outcome(result: dict[str, Any]) -> str:
     return f"refused (`{result['error']}`)" if "error" in result else "answers"
 
 
-def shapes_table(outcomes: Dict[str, Dict[str, Any]]) -> str:
-    rows = [f"| shape | example | Spark native | DuckDB | colsem (default) | colsem (extraScopes={WIDE}) |",
-            "|---|---|---|---|---|---|"]
+def shapes_table(outcomes: dict[str, dict[str, Any]]) -> str:
+    rows = [
+        f"| shape | example | Spark native | DuckDB | colsem (default) | colsem (extraScopes={WIDE}) |",
+        "|---|---|---|---|---|---|",
+    ]
     for s in QUERIES:
         if not s.first_of_shape:
             continue
         entry = outcomes[s.sql]
         duck = entry.get("duckdb")
-        duck_cell = "not the same syntax" if duck is None else ("refuses" if "error" in duck else "answers")
+        duck_cell = (
+            "not the same syntax" if duck is None else ("refuses" if "error" in duck else "answers")
+        )
         cells = []
         for key, scopes in (("default", ""), ("wide", WIDE)):
             cell = _outcome(entry[key])
@@ -143,10 +164,13 @@ def shapes_table(outcomes: Dict[str, Dict[str, Any]]) -> str:
                 cell = "answers, as the hand-inlined query"
             cells.append(cell)
         example = " ".join(s.sql.split()).replace("|", "\\|")
-        rows.append(f"| {s.shape} | `{example}` | {_outcome(entry['native'])} | {duck_cell} | {' | '.join(cells)} |")
+        rows.append(
+            f"| {s.shape} | `{example}` | {_outcome(entry['native'])} | {duck_cell} | {' | '.join(cells)} |"
+        )
     return "\n".join(rows)
 
 
 def test_docs_table_is_these_results(outcomes):
-    check_generated_section(DOCS, BEGIN, END, shapes_table(outcomes),
-                            "run `make test PYTEST_ARGS='-k shapes'`")
+    check_generated_section(
+        DOCS, BEGIN, END, shapes_table(outcomes), "run `make test PYTEST_ARGS='-k shapes'`"
+    )

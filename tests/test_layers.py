@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Dict, List, Set
 
 import pytest
 
@@ -16,11 +15,13 @@ ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "jvm" / "src" / "main" / "scala" / "io" / "colsem"
 SHIMS = ROOT / "jvm" / "src" / "main" / "shims"
 FEATURES = ("lca", "star", "naming", "invariants", "respond")
-TOP = {"ColsemExtensions.scala"}          # wires every feature in: the one file above them all
+TOP = {"ColsemExtensions.scala"}  # wires every feature in: the one file above them all
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-DEFINITION = re.compile(r"^(?:final |sealed |abstract |private\[\w+\] )*(?:case )?(?:object|class|trait)\s+(\w+)", re.M)
+DEFINITION = re.compile(
+    r"^(?:final |sealed |abstract |private\[\w+\] )*(?:case )?(?:object|class|trait)\s+(\w+)", re.M
+)
 
 
 def code(path: Path) -> str:
@@ -28,13 +29,14 @@ def code(path: Path) -> str:
     return STRING.sub('""', COMMENT.sub("", path.read_text()))
 
 
-def feature_uses(text: str) -> Set[str]:
+def feature_uses(text: str) -> set[str]:
     """The feature packages a file names: `io.colsem.lca...` imports, or `lca.X` from `io.colsem`."""
-    return set(re.findall(rf"\bio\.colsem\.({'|'.join(FEATURES)})\b", text)) | \
-        set(re.findall(rf"(?<![\w.])({'|'.join(FEATURES)})\.[A-Z]", text))
+    return set(re.findall(rf"\bio\.colsem\.({'|'.join(FEATURES)})\b", text)) | set(
+        re.findall(rf"(?<![\w.])({'|'.join(FEATURES)})\.[A-Z]", text)
+    )
 
 
-def bottom_files() -> List[Path]:
+def bottom_files() -> list[Path]:
     return sorted(p for p in MAIN.glob("*.scala") if p.name not in TOP)
 
 
@@ -45,37 +47,57 @@ def test_features_use_only_the_bottom_layer():
             others = feature_uses(code(path)) - {feature}
             if others:
                 crossing[str(path.relative_to(ROOT))] = sorted(others)
-    assert crossing == {}, f"a feature imports another feature (move what they share to the bottom layer): {crossing}"
+    assert crossing == {}, (
+        f"a feature imports another feature (move what they share to the bottom layer): {crossing}"
+    )
 
 
 def test_the_bottom_layer_uses_no_feature():
-    files = bottom_files() + sorted((MAIN / "shims").rglob("*.scala")) + sorted(SHIMS.rglob("*.scala"))
-    using = {str(p.relative_to(ROOT)): sorted(feature_uses(code(p))) for p in files if feature_uses(code(p))}
+    files = (
+        bottom_files() + sorted((MAIN / "shims").rglob("*.scala")) + sorted(SHIMS.rglob("*.scala"))
+    )
+    using = {
+        str(p.relative_to(ROOT)): sorted(feature_uses(code(p)))
+        for p in files
+        if feature_uses(code(p))
+    }
     assert using == {}, f"bottom-layer files that use a feature: {using}"
 
 
 def test_shims_hold_no_feature_code():
-    misplaced = [str(p.relative_to(ROOT)) for p in SHIMS.rglob("*.scala")
-                 if any(f"/io/colsem/{f}/" in str(p) for f in FEATURES)]
-    assert misplaced == [], f"feature code in a shim folder (keep only what differs per line there): {misplaced}"
+    misplaced = [
+        str(p.relative_to(ROOT))
+        for p in SHIMS.rglob("*.scala")
+        if any(f"/io/colsem/{f}/" in str(p) for f in FEATURES)
+    ]
+    assert misplaced == [], (
+        f"feature code in a shim folder (keep only what differs per line there): {misplaced}"
+    )
 
 
 def test_no_two_bottom_files_use_each_other():
     files = bottom_files()
-    defined: Dict[Path, Set[str]] = {p: set(DEFINITION.findall(p.read_text())) for p in files}
-    uses: Dict[Path, Set[Path]] = {}
+    defined: dict[Path, set[str]] = {p: set(DEFINITION.findall(p.read_text())) for p in files}
+    uses: dict[Path, set[Path]] = {}
     for p in files:
         text = code(p)
-        uses[p] = {q for q in files if q != p and any(re.search(rf"\b{n}\b", text) for n in defined[q])}
-    loops = sorted({tuple(sorted((p.name, q.name))) for p in files for q in uses[p] if p in uses[q]})
+        uses[p] = {
+            q for q in files if q != p and any(re.search(rf"\b{n}\b", text) for n in defined[q])
+        }
+    loops = sorted(
+        {tuple(sorted((p.name, q.name))) for p in files for q in uses[p] if p in uses[q]}
+    )
     assert loops == [], f"bottom-layer files that use each other: {loops}"
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("import io.colsem.lca.LateralAliasCandidate", {"lca"}),
-    ("extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)", {"naming"}),
-    ("val key = \"spark.colsem.star.exclude\"", set()),
-    ("conf.star.Exclude", set()),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("import io.colsem.lca.LateralAliasCandidate", {"lca"}),
+        ("extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)", {"naming"}),
+        ('val key = "spark.colsem.star.exclude"', set()),
+        ("conf.star.Exclude", set()),
+    ],
+)
 def test_feature_uses_reads_imports_and_package_relative_names(text, expected):
     assert feature_uses(STRING.sub('""', text)) == expected

@@ -6,10 +6,9 @@ MariaDB and SQLite in test_naming_engines.py."""
 from __future__ import annotations
 
 import pytest
+from golden import condition, running_line
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
-
-from golden import condition, running_line
 
 KEY = "spark.colsem.naming.dialect"
 # Spark 3.5 has no Hints-batch injection: dialects name SQL text only, and DataFrame API items keep
@@ -31,27 +30,88 @@ def session(spark):
 
 def api_columns(session):
     df = session.table("t1")
-    return df.select(F.col("s1") + 1, F.upper("s2"), F.col("s1") != 1, -F.col("s1"), F.col("s1").isNull(),
-                     F.col("s1").isin(1, 2), (F.col("s1") > 1) & (F.col("s3") < 3.0),
-                     F.when(F.col("s1") == 1, "one").otherwise("x"), F.col("s1").cast("bigint"),
-                     F.lit("x"), F.expr("s1+1")).columns
+    return df.select(
+        F.col("s1") + 1,
+        F.upper("s2"),
+        F.col("s1") != 1,
+        -F.col("s1"),
+        F.col("s1").isNull(),
+        F.col("s1").isin(1, 2),
+        (F.col("s1") > 1) & (F.col("s3") < 3.0),
+        F.when(F.col("s1") == 1, "one").otherwise("x"),
+        F.col("s1").cast("bigint"),
+        F.lit("x"),
+        F.expr("s1+1"),
+    ).columns
 
 
 API_NAMES = {
-    "spark": ["(s1 + 1)", "upper(s2)", "(NOT (s1 = 1))", "negative(s1)", "(s1 IS NULL)", "(s1 IN (1, 2))",
-              "((s1 > 1) AND (s3 < 3.0))", "CASE WHEN (s1 = 1) THEN one ELSE x END", "s1", "x", "(s1 + 1)"],
-    "canonical": ["(s1 + 1)", "upper(s2)", "(s1 <> 1)", "(- s1)", "(s1 IS NULL)", "(s1 IN (1, 2))",
-                  "((s1 > 1) AND (s3 < 3.0))", "CASE WHEN (s1 = 1) THEN one ELSE x END",
-                  "CAST(s1 AS BIGINT)", "x", "(s1 + 1)"],
+    "spark": [
+        "(s1 + 1)",
+        "upper(s2)",
+        "(NOT (s1 = 1))",
+        "negative(s1)",
+        "(s1 IS NULL)",
+        "(s1 IN (1, 2))",
+        "((s1 > 1) AND (s3 < 3.0))",
+        "CASE WHEN (s1 = 1) THEN one ELSE x END",
+        "s1",
+        "x",
+        "(s1 + 1)",
+    ],
+    "canonical": [
+        "(s1 + 1)",
+        "upper(s2)",
+        "(s1 <> 1)",
+        "(- s1)",
+        "(s1 IS NULL)",
+        "(s1 IN (1, 2))",
+        "((s1 > 1) AND (s3 < 3.0))",
+        "CASE WHEN (s1 = 1) THEN one ELSE x END",
+        "CAST(s1 AS BIGINT)",
+        "x",
+        "(s1 + 1)",
+    ],
     # No SQL text: canonical names, except F.expr, which has text.
-    "mysql": ["(s1 + 1)", "upper(s2)", "(s1 <> 1)", "(- s1)", "(s1 IS NULL)", "(s1 IN (1, 2))",
-              "((s1 > 1) AND (s3 < 3.0))", "CASE WHEN (s1 = 1) THEN one ELSE x END",
-              "CAST(s1 AS BIGINT)", "x", "s1+1"],
-    "sqlite": ["(s1 + 1)", "upper(s2)", "(s1 <> 1)", "(- s1)", "(s1 IS NULL)", "(s1 IN (1, 2))",
-               "((s1 > 1) AND (s3 < 3.0))", "CASE WHEN (s1 = 1) THEN one ELSE x END",
-               "CAST(s1 AS BIGINT)", "x", "s1+1"],
-    "postgres": ["?column?", "upper", "?column?", "?column?", "?column?", "?column?", "?column?", "case",
-                 "s1", "?column?", "?column?"],
+    "mysql": [
+        "(s1 + 1)",
+        "upper(s2)",
+        "(s1 <> 1)",
+        "(- s1)",
+        "(s1 IS NULL)",
+        "(s1 IN (1, 2))",
+        "((s1 > 1) AND (s3 < 3.0))",
+        "CASE WHEN (s1 = 1) THEN one ELSE x END",
+        "CAST(s1 AS BIGINT)",
+        "x",
+        "s1+1",
+    ],
+    "sqlite": [
+        "(s1 + 1)",
+        "upper(s2)",
+        "(s1 <> 1)",
+        "(- s1)",
+        "(s1 IS NULL)",
+        "(s1 IN (1, 2))",
+        "((s1 > 1) AND (s3 < 3.0))",
+        "CASE WHEN (s1 = 1) THEN one ELSE x END",
+        "CAST(s1 AS BIGINT)",
+        "x",
+        "s1+1",
+    ],
+    "postgres": [
+        "?column?",
+        "upper",
+        "?column?",
+        "?column?",
+        "?column?",
+        "?column?",
+        "?column?",
+        "case",
+        "s1",
+        "?column?",
+        "?column?",
+    ],
 }
 
 
@@ -68,12 +128,15 @@ def test_dataframe_aggregates_and_windows(spark, session, dialect):
     df = session.table("t1")
     expected = {"postgres": ["s2", "count", "sum"]}.get(dialect, ["s2", "count(*)", "sum(s1)"])
     if SQL_TEXT_ONLY:
-        expected = vanilla_names(spark, lambda s: s.table("t1").groupBy("s2").agg(F.count("*"), F.sum("s1")).columns)
+        expected = vanilla_names(
+            spark, lambda s: s.table("t1").groupBy("s2").agg(F.count("*"), F.sum("s1")).columns
+        )
     grouped = df.groupBy("s2").agg(F.count("*"), F.sum("s1"))
     assert grouped.columns == expected
-    assert sorted(grouped.collect(), key=lambda r: str(r[0])) == \
-        sorted(df.groupBy("s2").agg(F.count("*").alias("c"), F.sum("s1").alias("s")).collect(),
-               key=lambda r: str(r[0]))
+    assert sorted(grouped.collect(), key=lambda r: str(r[0])) == sorted(
+        df.groupBy("s2").agg(F.count("*").alias("c"), F.sum("s1").alias("s")).collect(),
+        key=lambda r: str(r[0]),
+    )
 
 
 QUERIES = [
@@ -103,7 +166,10 @@ def test_default_and_spark_dialect_keep_vanilla_names_and_plans(spark, sql):
 def test_disabled_colsem_ignores_the_dialect(session):
     session.conf.set(KEY, "postgres")
     session.conf.set("spark.colsem.enabled", "false")
-    assert session.sql("SELECT s1 + 1, count(*) FROM t1 GROUP BY s1").columns == ["(s1 + 1)", "count(1)"]
+    assert session.sql("SELECT s1 + 1, count(*) FROM t1 GROUP BY s1").columns == [
+        "(s1 + 1)",
+        "count(1)",
+    ]
 
 
 def test_bad_value_fails_with_the_valid_values(session):
@@ -113,8 +179,11 @@ def test_bad_value_fails_with_the_valid_values(session):
     assert condition(info.value) == "COLSEM_INVALID_CONF_VALUE"
     assert info.value.getSqlState() == "22022"
     assert dict(info.value.getMessageParameters()) == {
-        "confName": KEY, "confValue": "oracle", "default": "spark",
-        "allowedValues": "spark, canonical, postgres, mysql, sqlite"}
+        "confName": KEY,
+        "confValue": "oracle",
+        "default": "spark",
+        "allowedValues": "spark, canonical, postgres, mysql, sqlite",
+    }
     session.conf.set(KEY, "canonical")
     assert session.sql("SELECT s1 + 1 FROM t1").columns == ["(s1 + 1)"]
 
@@ -128,7 +197,10 @@ def test_permanent_view_without_alias_is_refused_as_in_spark(session, dialect):
     assert condition(info.value) == "CREATE_PERMANENT_VIEW_WITHOUT_ALIAS"
     session.sql("CREATE VIEW naming_pv AS SELECT s1 + 1 AS n, 'x' FROM t1")
     try:
-        assert session.table("naming_pv").columns == ["n", {"postgres": "?column?", "sqlite": "'x'"}.get(dialect, "x")]
+        assert session.table("naming_pv").columns == [
+            "n",
+            {"postgres": "?column?", "sqlite": "'x'"}.get(dialect, "x"),
+        ]
     finally:
         session.sql("DROP VIEW naming_pv")
 
@@ -139,8 +211,9 @@ def test_generated_name_metadata_as_in_spark(spark):
     named = spark.newSession()
     named.conf.set(KEY, "canonical")
     sql = "SELECT s1 + 1, 'lit', s1 FROM t1"
-    assert [f.metadata for f in named.sql(sql).schema.fields] == \
-        [f.metadata for f in vanilla.sql(sql).schema.fields]
+    assert [f.metadata for f in named.sql(sql).schema.fields] == [
+        f.metadata for f in vanilla.sql(sql).schema.fields
+    ]
 
 
 def test_ctas_and_insert_by_name_use_the_dialect_names(session):
@@ -159,8 +232,10 @@ def test_a_view_reads_back_under_the_dialect_it_was_created_with(spark):
     with another dialect or none."""
     creator = spark.newSession()
     creator.conf.set(KEY, "postgres")
-    creator.sql("CREATE VIEW naming_pg_view AS SELECT `?column?` + 1 AS n, 'x' "
-                "FROM (SELECT s1 * 2, upper(s2) FROM t1)")
+    creator.sql(
+        "CREATE VIEW naming_pg_view AS SELECT `?column?` + 1 AS n, 'x' "
+        "FROM (SELECT s1 * 2, upper(s2) FROM t1)"
+    )
     try:
         for dialect in (None, "canonical", "mysql"):
             reader = spark.newSession()
@@ -179,11 +254,15 @@ def test_postgres_folds_unquoted_sql_names_only(session):
     session.conf.set(KEY, "postgres")
     assert session.sql("SELECT S1, `S2`, t1.S3 FROM t1").columns == ["s1", "S2", "s3"]
     # F.expr's text is named as SQL text, except on 3.5 (DataFrame items keep Spark's names there)
-    assert session.table("t1").select(F.col("S1"), F.expr("S2")).columns == \
-        ["S1", "S2" if SQL_TEXT_ONLY else "s2"]
+    assert session.table("t1").select(F.col("S1"), F.expr("S2")).columns == [
+        "S1",
+        "S2" if SQL_TEXT_ONLY else "s2",
+    ]
 
 
-@pytest.mark.skipif(running_line() == "3.5", reason="Spark 3.5 has no SQL functions (CREATE FUNCTION ... RETURN)")
+@pytest.mark.skipif(
+    running_line() == "3.5", reason="Spark 3.5 has no SQL functions (CREATE FUNCTION ... RETURN)"
+)
 @pytest.mark.parametrize("dialect", ["canonical", "postgres"])
 def test_sql_function_read_through_a_cte_keeps_vanilla_nullability(spark, dialect):
     """A CTE reads an unaliased SQL-function call before Spark inlines it, so vanilla Spark makes
@@ -194,8 +273,13 @@ def test_sql_function_read_through_a_cte_keeps_vanilla_nullability(spark, dialec
 
     def fields(session, query):
         session.sql("CREATE OR REPLACE TEMPORARY VIEW naming_t(c1, c2) AS VALUES (0, 1), (1, 2)")
-        session.sql("CREATE OR REPLACE TEMPORARY FUNCTION naming_fn(a DOUBLE, b DOUBLE) RETURNS DOUBLE RETURN a * b")
-        return [(f.name, f.dataType.simpleString(), f.nullable) for f in session.sql(query).schema.fields]
+        session.sql(
+            "CREATE OR REPLACE TEMPORARY FUNCTION naming_fn(a DOUBLE, b DOUBLE) RETURNS DOUBLE RETURN a * b"
+        )
+        return [
+            (f.name, f.dataType.simpleString(), f.nullable)
+            for f in session.sql(query).schema.fields
+        ]
 
     vanilla = spark.newSession()
     vanilla.conf.set("spark.colsem.enabled", "false")

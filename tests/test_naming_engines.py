@@ -9,11 +9,8 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
-from typing import Dict, List, Optional
 
 import pytest
-
 from conftest import ROOT
 from golden import default_line, running_line
 
@@ -25,7 +22,7 @@ from corpus import COLUMNS, ITEMS, TABLE_ROWS  # noqa: E402
 ENGINES = {"postgres": "postgres", "mysql": "mariadb", "sqlite": "sqlite"}
 
 # dialect -> item -> why colsem's name differs from the engine's.
-EXCEPTIONS: Dict[str, Dict[str, str]] = {
+EXCEPTIONS: dict[str, dict[str, str]] = {
     "postgres": {
         '"id"': "Spark reads a double-quoted word as a string literal, PostgreSQL as an identifier",
     },
@@ -37,12 +34,12 @@ EXCEPTIONS: Dict[str, Dict[str, str]] = {
 }
 
 # Where Spark itself parses an item differently on another line (docs/versions.md).
-LINE_EXCEPTIONS: Dict[str, Dict[str, Dict[str, str]]] = {
+LINE_EXCEPTIONS: dict[str, dict[str, dict[str, str]]] = {
     "3.5": {"mysql": {"'it''s'": "Spark 3.5 reads 'it''s' as two adjacent literals: its"}},
 }
 
 
-def exceptions(dialect: str) -> Dict[str, str]:
+def exceptions(dialect: str) -> dict[str, str]:
     return {**EXCEPTIONS[dialect], **LINE_EXCEPTIONS.get(running_line(), {}).get(dialect, {})}
 
 
@@ -55,18 +52,26 @@ def corpus_session(spark):
     session = spark.newSession()
     types = dict(COLUMNS)
     spark_type = {"INT": "INT", "VARCHAR(20)": "STRING", "DECIMAL(10,2)": "DECIMAL(10,2)"}
-    rows = ", ".join("(" + ", ".join("NULL" if v is None else (repr(v) if isinstance(v, str) and not
-                                                               re.fullmatch(r"[\d.]+", v) else str(v))
-                                     for v in row) + ")" for row in TABLE_ROWS)
+    rows = ", ".join(
+        "("
+        + ", ".join(
+            "NULL"
+            if v is None
+            else (repr(v) if isinstance(v, str) and not re.fullmatch(r"[\d.]+", v) else str(v))
+            for v in row
+        )
+        + ")"
+        for row in TABLE_ROWS
+    )
     casts = ", ".join(f"CAST({n} AS {spark_type[types[n]]}) AS {n}" for n, _ in COLUMNS)
     names = ", ".join(n for n, _ in COLUMNS)
     session.sql(f"CREATE TEMPORARY VIEW t AS SELECT {casts} FROM VALUES {rows} AS t({names})")
     return session
 
 
-def colsem_names(session, dialect: str) -> List[Optional[str]]:
+def colsem_names(session, dialect: str) -> list[str | None]:
     session.conf.set("spark.colsem.naming.dialect", dialect)
-    names: List[Optional[str]] = []
+    names: list[str | None] = []
     for item in ITEMS:
         try:
             names.append(session.sql(f"SELECT {item} FROM t").columns[0])
@@ -93,8 +98,9 @@ def compare(session, dialect: str):
 def test_corpus_size_and_golden_files_match_it():
     assert len(ITEMS) >= 100 and len(set(ITEMS)) == len(ITEMS)
     for engine in ENGINES.values():
-        assert [r["item"] for r in golden(engine)["results"]] == ITEMS, \
+        assert [r["item"] for r in golden(engine)["results"]] == ITEMS, (
             f"{engine}.json is for another corpus: run `make naming-golden`"
+        )
 
 
 @pytest.mark.parametrize("dialect", sorted(ENGINES))
@@ -116,6 +122,9 @@ def test_spark_dialect_names_differ_from_every_engine(corpus_session):
     for dialect in ENGINES:
         record = golden(ENGINES[dialect])
         vanilla = colsem_names(corpus_session, "spark")
-        differ = sum(1 for mine, theirs in zip(vanilla, record["results"])
-                     if mine is not None and "name" in theirs and mine != theirs["name"])
+        differ = sum(
+            1
+            for mine, theirs in zip(vanilla, record["results"])
+            if mine is not None and "name" in theirs and mine != theirs["name"]
+        )
         assert differ >= 40, (dialect, differ)

@@ -10,33 +10,38 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
-import pytest
-
 import colsem
+import pytest
 from build_jar_access import build_jar, line_versions, read_versions, running_line
 from conftest import ROOT
 
 VERSIONS = read_versions()
-PORTED = build_jar.ported_lines(VERSIONS)
+LINES = build_jar.all_lines(VERSIONS)
 
 
 def test_build_needs_no_pyspark_requirement():
     """Each line's Spark jars are found or downloaded by build_jar.py, not pip-installed."""
     build_system = (ROOT / "pyproject.toml").read_text().split("[project]")[0]
-    assert 'requires = ["hatchling>=1.27", "pip"]' in build_system
+    assert 'requires = ["hatchling>=1.27", "packaging>=24.2", "pip"]' in build_system
 
 
-def test_installed_package_has_one_jar_per_ported_line():
-    assert [b.spark_line for b in colsem.builds()] == PORTED
+def test_installed_package_has_one_jar_per_line():
+    assert [b.spark_line for b in colsem.builds()] == LINES
     assert colsem.__version__ == VERSIONS["colsem.version"]
-    assert colsem.pyspark_supported() == build_jar.supported_union(VERSIONS, PORTED)
+    assert colsem.pyspark_supported() == build_jar.supported_union(VERSIONS, LINES)
     for info in colsem.builds():
         lv = line_versions(VERSIONS, info.spark_line)
         artifact = f"colsem-spark-{info.spark_line}_{lv['scala.binary']}"
         assert info.version == VERSIONS["colsem.version"]
         assert (info.spark_version, info.scala_binary, info.pyspark_supported) == (
-            lv["spark.version"], lv["scala.binary"], lv["pyspark.supported"])
-        assert info.maven_coordinate == f"{VERSIONS['maven.group']}:{artifact}:{VERSIONS['colsem.version']}"
+            lv["spark.version"],
+            lv["scala.binary"],
+            lv["pyspark.supported"],
+        )
+        assert (
+            info.maven_coordinate
+            == f"{VERSIONS['maven.group']}:{artifact}:{VERSIONS['colsem.version']}"
+        )
         assert info.jar == f"{artifact}-{VERSIONS['colsem.version']}.jar"
 
 
@@ -46,7 +51,7 @@ def test_the_running_pyspark_gets_its_lines_jar():
     assert Path(colsem.jar_path()).name == info.jar
 
 
-@pytest.mark.parametrize("line", PORTED)
+@pytest.mark.parametrize("line", LINES)
 def test_jar_contents(line: str):
     info = next(b for b in colsem.builds() if b.spark_line == line)
     with zipfile.ZipFile(Path(colsem.__file__).parent / "jars" / info.jar) as jar:
@@ -57,9 +62,12 @@ def test_jar_contents(line: str):
     assert {"io/colsem/ColsemExtensions.class", "error/colsem-error-conditions.json"} <= names
     lv = line_versions(VERSIONS, line)
     assert props.splitlines()[:5] == [
-        f"colsem.version={VERSIONS['colsem.version']}", f"spark.version={lv['spark.version']}",
-        f"spark.line={line}", f"scala.binary={lv['scala.binary']}",
-        f"pyspark.supported={lv['pyspark.supported']}"]
+        f"colsem.version={VERSIONS['colsem.version']}",
+        f"spark.version={lv['spark.version']}",
+        f"spark.line={line}",
+        f"scala.binary={lv['scala.binary']}",
+        f"pyspark.supported={lv['pyspark.supported']}",
+    ]
     assert re.search(r"^source\.fingerprint=[0-9a-f]{64}$", props, re.M)
 
 
@@ -69,40 +77,73 @@ def test_autoregistration_hook_is_installed():
 
 
 def test_autoregistration_hook_imports_nothing_at_startup():
-    code = "import sys; print(sorted(m for m in sys.modules if m.startswith(('colsem', 'pyspark'))))"
+    code = (
+        "import sys; print(sorted(m for m in sys.modules if m.startswith(('colsem', 'pyspark'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "['colsem_autoregister']"
 
 
 def test_cli_prints_jar_and_coordinate():
-    run = lambda *args: subprocess.run([sys.executable, "-m", "colsem", *args], capture_output=True,
-                                       text=True, check=True).stdout.strip()
+    def run(*args: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "colsem", *args], capture_output=True, text=True, check=True
+        ).stdout.strip()
+
     assert run("jar") == colsem.jar_path()
     assert run("coordinate") == colsem.maven_coordinate()
 
 
 def test_wheel_from_source_contains_jar_and_hook(tmp_path: Path):
-    subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir",
-                    str(tmp_path), str(ROOT)], check=True, capture_output=True, text=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(tmp_path),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     wheel = next(tmp_path.glob("colsem-*.whl"))
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         metadata = zf.read(f"colsem-{VERSIONS['colsem.version']}.dist-info/METADATA").decode()
     assert {f"colsem/jars/{b.jar}" for b in colsem.builds()} == {
-        n for n in names if n.startswith("colsem/jars/") and n.endswith(".jar")}
-    assert {"colsem/jars/build.json", "colsem_autoregister.pth", "colsem_autoregister.py",
-            "colsem/py.typed"} <= names
+        n for n in names if n.startswith("colsem/jars/") and n.endswith(".jar")
+    }
+    assert {
+        "colsem/jars/build.json",
+        "colsem_autoregister.pth",
+        "colsem_autoregister.py",
+        "colsem/py.typed",
+    } <= names
     from packaging.requirements import Requirement
 
-    requires = [Requirement(line.split(":", 1)[1]) for line in metadata.splitlines()
-                if line.startswith("Requires-Dist:")]
+    requires = [
+        Requirement(line.split(":", 1)[1])
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
     # No required dependency (colsem installs beside pyspark-client); the pyspark extra brings
     # the pyspark colsem's jars run on.
     assert [r for r in requires if r.marker is None] == []
-    pyspark_extra = [(r.name, str(r.specifier)) for r in requires
-                     if r.marker is not None and r.marker.evaluate({"extra": "pyspark"})]
+    pyspark_extra = [
+        (r.name, str(r.specifier))
+        for r in requires
+        if r.marker is not None and r.marker.evaluate({"extra": "pyspark"})
+    ]
     assert pyspark_extra == [
-        ("pyspark", str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, PORTED)}").specifier))]
+        (
+            "pyspark",
+            str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, LINES)}").specifier),
+        )
+    ]
 
 
 def test_without_pyspark_colsem_says_how_to_install_it():
@@ -112,4 +153,5 @@ def test_without_pyspark_colsem_says_how_to_install_it():
     assert proc.stderr == (
         "colsem: pyspark is not installed. `pip install 'colsem[pyspark]'` installs a pyspark colsem "
         f"carries a jar for (pyspark{colsem.pyspark_supported()}); a Spark Connect client needs only "
-        "pyspark-client.\n")
+        "pyspark-client.\n"
+    )

@@ -3,18 +3,17 @@ has what Maven Central requires. No Spark: `make dist-check` checks the built ar
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-
+import tomllib
 from build_jar_access import build_jar, line_versions, read_versions, release
 from conftest import ROOT
 
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
-PORTED = build_jar.ported_lines(VERSIONS)
+LINES = build_jar.all_lines(VERSIONS)
 
 
 def test_the_changelogs_newest_heading_is_the_version():
@@ -28,12 +27,16 @@ def test_the_wheel_takes_the_version_and_the_project_urls_from_the_properties():
     ColsemMetadataHook(str(ROOT), {}).update(metadata)
     project = build_jar.read_project()
     assert metadata["version"] == VERSION
-    assert metadata["urls"] == {"Homepage": project["project.url"], "Documentation": project["project.docs.url"],
-                                "Source": project["scm.url"], "Issues": project["project.issues.url"],
-                                "Changelog": project["project.changelog.url"]}
+    assert metadata["urls"] == {
+        "Homepage": project["project.url"],
+        "Documentation": project["project.docs.url"],
+        "Source": project["scm.url"],
+        "Issues": project["project.issues.url"],
+        "Changelog": project["project.changelog.url"],
+    }
 
 
-@pytest.mark.parametrize("line", PORTED)
+@pytest.mark.parametrize("line", LINES)
 def test_each_pom_has_what_maven_central_requires(line: str, tmp_path: Path):
     lv = line_versions(VERSIONS, line)
     pom = tmp_path / "colsem.pom"
@@ -48,20 +51,29 @@ def test_each_pom_has_what_maven_central_requires(line: str, tmp_path: Path):
 
 
 def test_the_pom_check_names_the_file_and_each_missing_element(tmp_path: Path):
-    lv = line_versions(VERSIONS, PORTED[-1])
+    lv = line_versions(VERSIONS, LINES[-1])
     text = build_jar.pom(lv)
-    scm = text[text.index("    <scm>"):text.index("</scm>") + len("</scm>\n")]
-    broken = (text.replace(scm, "").replace("<url>https://github.com/colsem/colsem</url>\n", "", 1)
-              .replace(f"<version>{VERSION}</version>", "<version>9.9.9</version>")
-              .replace("</project>", "<dependencies><dependency><groupId>org.apache.spark</groupId>"
-                       "<artifactId>spark-sql_2.13</artifactId></dependency></dependencies></project>"))
+    scm = text[text.index("    <scm>") : text.index("</scm>") + len("</scm>\n")]
+    broken = (
+        text.replace(scm, "")
+        .replace("<url>https://github.com/colsem/colsem</url>\n", "", 1)
+        .replace(f"<version>{VERSION}</version>", "<version>9.9.9</version>")
+        .replace(
+            "</project>",
+            "<dependencies><dependency><groupId>org.apache.spark</groupId>"
+            "<artifactId>spark-sql_2.13</artifactId></dependency></dependencies></project>",
+        )
+    )
     pom = tmp_path / "broken.pom"
     pom.write_text(broken)
     assert release.pom_problems(pom, lv) == [
-        f"{pom}: missing <url>", f"{pom}: missing <scm><url>", f"{pom}: missing <scm><connection>",
+        f"{pom}: missing <url>",
+        f"{pom}: missing <scm><url>",
+        f"{pom}: missing <scm><connection>",
         f"{pom}: missing <scm><developerConnection>",
         f"{pom}: depends on org.apache.spark:spark-sql_2.13 in scope compile; Spark provides it",
-        f"{pom}: <version> is '9.9.9', not '{VERSION}'"]
+        f"{pom}: <version> is '9.9.9', not '{VERSION}'",
+    ]
 
 
 def test_changelog_version_is_the_first_release_heading(tmp_path: Path):
@@ -77,7 +89,9 @@ def test_licence_metadata_and_files():
     assert (project["license"], project["license-files"]) == ("Apache-2.0", ["LICENSE", "NOTICE"])
     assert [p.name for p in build_jar.LICENSE_FILES] == ["LICENSE", "NOTICE"]
     license_text = (ROOT / "LICENSE").read_text()
-    assert license_text.split("\n")[1:3] == ["                                 Apache License",
-                                             "                           Version 2.0, January 2004"]
+    assert license_text.split("\n")[1:3] == [
+        "                                 Apache License",
+        "                           Version 2.0, January 2004",
+    ]
     assert "END OF TERMS AND CONDITIONS" in license_text
     assert (ROOT / "NOTICE").read_text().startswith("colsem\nCopyright 2026 The colsem authors\n")

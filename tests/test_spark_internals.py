@@ -8,9 +8,8 @@ A Spark release that moves either fails here, not in a user's query."""
 from __future__ import annotations
 
 import pytest
-from pyspark.errors import AnalysisException
-
 from golden import condition
+from pyspark.errors import AnalysisException
 
 
 def test_the_optimizer_batches_are_readable(spark):

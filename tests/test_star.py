@@ -7,17 +7,17 @@ from pathlib import Path
 
 import pyspark
 import pytest
+from golden import condition
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, LongType, StringType, StructField, StructType
 
-from golden import condition
-
 # Spark 3.5 has no Hints-batch injection: colsem marks the stars of parsed SQL only, and a
 # DataFrame's select("*") expands as in vanilla Spark there (docs/versions.md).
 dataframe_stars = pytest.mark.skipif(
-    pyspark.__version__.startswith("3."), reason="Spark 3.5: DataFrame stars stay vanilla")
+    pyspark.__version__.startswith("3."), reason="Spark 3.5: DataFrame stars stay vanilla"
+)
 
 HIDDEN = {"colsem.hidden": True}
 
@@ -26,16 +26,23 @@ HIDDEN = {"colsem.hidden": True}
 def hiding(spark: SparkSession):
     session = spark.newSession()
     session.sql("DROP TABLE IF EXISTS star_df_t")
-    session.sql("CREATE TABLE star_df_t (id INT, v STRING, _row_id BIGINT) USING parquet "
-                "TBLPROPERTIES ('colsem.hidden_columns' = '_row_id')")
+    session.sql(
+        "CREATE TABLE star_df_t (id INT, v STRING, _row_id BIGINT) USING parquet "
+        "TBLPROPERTIES ('colsem.hidden_columns' = '_row_id')"
+    )
     session.sql("INSERT INTO star_df_t VALUES (1, 'a', 10), (2, 'b', 20)")
     session.conf.set("spark.colsem.star.exclude", "TAGGED")
     return session
 
 
 def tagged_frame(session: SparkSession):
-    schema = StructType([StructField("id", IntegerType()), StructField("v", StringType()),
-                         StructField("_seq", LongType(), metadata=HIDDEN)])
+    schema = StructType(
+        [
+            StructField("id", IntegerType()),
+            StructField("v", StringType()),
+            StructField("_seq", LongType(), metadata=HIDDEN),
+        ]
+    )
     return session.createDataFrame([(1, "a", 7), (2, "b", 8)], schema)
 
 
@@ -49,7 +56,9 @@ def test_dataframe_star_hides_table_columns(hiding):
     assert sorted(tuple(r) for r in df.select("*").collect()) == [(1, "a"), (2, "b")]
 
 
-@pytest.mark.skipif(not pyspark.__version__.startswith("3."), reason="Spark 3.5's own DataFrame behaviour")
+@pytest.mark.skipif(
+    not pyspark.__version__.startswith("3."), reason="Spark 3.5's own DataFrame behaviour"
+)
 def test_spark35_dataframe_calls_keep_vanilla_behaviour(hiding):
     """docs/versions.md, "Spark 3.5's DataFrame API": each call listed there, as it behaves on 3.5
     with colsem loaded and the settings on. SQL text gets every feature; DataFrame calls keep
@@ -67,8 +76,9 @@ def test_spark35_dataframe_calls_keep_vanilla_behaviour(hiding):
     with pytest.raises(AnalysisException) as window:
         df.selectExpr("id + 1 AS x", "rank() OVER (ORDER BY x) AS r").collect()
     assert condition(window.value) == "UNSUPPORTED_FEATURE.LATERAL_COLUMN_ALIAS_IN_WINDOW"
-    assert session.sql("SELECT id + 1 AS x, rank() OVER (ORDER BY x) AS r FROM star_df_t "
-                       "ORDER BY x").collect() == [(2, 1), (3, 2)]
+    assert session.sql(
+        "SELECT id + 1 AS x, rank() OVER (ORDER BY x) AS r FROM star_df_t ORDER BY x"
+    ).collect() == [(2, 1), (3, 2)]
 
 
 def test_dataframe_transformations_keep_every_column(hiding):
@@ -106,8 +116,9 @@ def test_metadata_needs_tagged_strategy(hiding):
 @dataframe_stars
 def test_pattern_on_parquet_files_and_spark_metadata_columns(hiding, tmp_path: Path):
     path = str(tmp_path / "cdc")
-    hiding.createDataFrame([(1, "x", "insert")], "id INT, note STRING, _change_type STRING") \
-        .write.parquet(path)
+    hiding.createDataFrame(
+        [(1, "x", "insert")], "id INT, note STRING, _change_type STRING"
+    ).write.parquet(path)
     session = hiding.newSession()
     session.conf.set("spark.colsem.star.exclude", "PATTERN")
     session.conf.set("spark.colsem.star.excludePattern", "_.*")
@@ -143,8 +154,10 @@ def test_dataframe_writes_of_a_star_fail_loudly(hiding):
 def test_error_points_at_the_star(hiding):
     session = hiding.newSession()
     session.sql("DROP TABLE IF EXISTS star_df_bad")
-    session.sql("CREATE TABLE star_df_bad (id INT) USING parquet "
-                "TBLPROPERTIES ('colsem.hidden_columns' = 'nope')")
+    session.sql(
+        "CREATE TABLE star_df_bad (id INT) USING parquet "
+        "TBLPROPERTIES ('colsem.hidden_columns' = 'nope')"
+    )
     session.conf.set("spark.colsem.star.exclude", "TAGGED")
     with pytest.raises(AnalysisException) as err:
         session.sql("SELECT id, * FROM star_df_bad")
@@ -161,9 +174,15 @@ def test_default_star_is_vanilla(spark):
     """With nothing configured, * keeps every column; colsem_columns still reports markers."""
     session = spark.newSession()
     session.sql("DROP TABLE IF EXISTS star_df_default")
-    session.sql("CREATE TABLE star_df_default (id INT, _row_id BIGINT) USING parquet "
-                "TBLPROPERTIES ('colsem.hidden_columns' = '_row_id')")
+    session.sql(
+        "CREATE TABLE star_df_default (id INT, _row_id BIGINT) USING parquet "
+        "TBLPROPERTIES ('colsem.hidden_columns' = '_row_id')"
+    )
     assert session.sql("SELECT * FROM star_df_default").columns == ["id", "_row_id"]
-    rows = [tuple(r) for r in session.sql("SELECT * FROM colsem_columns('star_df_default')").collect()]
-    assert rows == [(1, "id", "INT", False, None),
-                    (2, "_row_id", "BIGINT", False, "table property colsem.hidden_columns (TAGGED, off)")]
+    rows = [
+        tuple(r) for r in session.sql("SELECT * FROM colsem_columns('star_df_default')").collect()
+    ]
+    assert rows == [
+        (1, "id", "INT", False, None),
+        (2, "_row_id", "BIGINT", False, "table property colsem.hidden_columns (TAGGED, off)"),
+    ]

@@ -12,20 +12,24 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Dict, List
 
 import pytest
-
 from conftest import ROOT, run_python
 from docs_sections import check_generated_section, run_section_example
 from golden import running_line, version_property
 
 FORMATS_LINE = version_property("formats.line")
-PACKAGES = ",".join([version_property("formats.delta.jar"), version_property("formats.iceberg.jar")])
+PACKAGES = ",".join(
+    [version_property("formats.delta.jar"), version_property("formats.iceberg.jar")]
+)
 
-pytestmark = [pytest.mark.formats, pytest.mark.skipif(
-    running_line() != FORMATS_LINE,
-    reason=f"Delta and Iceberg publish for Spark {FORMATS_LINE}: `make formats` runs these tests")]
+pytestmark = [
+    pytest.mark.formats,
+    pytest.mark.skipif(
+        running_line() != FORMATS_LINE,
+        reason=f"Delta and Iceberg publish for Spark {FORMATS_LINE}: `make formats` runs these tests",
+    ),
+]
 
 SCRIPT = r'''
 import json, sys, traceback
@@ -215,28 +219,39 @@ print("RESULT " + json.dumps(result), flush=True)
 
 
 @pytest.fixture(scope="module")
-def formats(workdir: Path) -> Dict[str, List[dict]]:
+def formats(workdir: Path) -> dict[str, list[dict]]:
     work = workdir / "formats"
     work.mkdir(exist_ok=True)
-    proc = run_python(SCRIPT, env={"COLSEM_AUTOREGISTER": "0"}, args=[str(work), PACKAGES], timeout=900,
-                      long_running=True)
+    proc = run_python(
+        SCRIPT,
+        env={"COLSEM_AUTOREGISTER": "0"},
+        args=[str(work), PACKAGES],
+        timeout=900,
+        long_running=True,
+    )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, proc.stderr[-6000:]
-    return json.loads(lines[-1][len("RESULT "):])
+    return json.loads(lines[-1][len("RESULT ") :])
 
 
 REFUSED = "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
-COMBINATIONS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
+COMBINATIONS = [
+    ("delta", "table property"),
+    ("delta", "field metadata"),
+    ("iceberg", "table property"),
+]
 # Per write path: "kept" (every written row keeps its hidden values) or the error class the write
 # fails with, the table unchanged; a dict where the formats differ.
-WRITES: Dict[str, object] = {
+WRITES: dict[str, object] = {
     "saveAsTable append": REFUSED,
     "writeTo append": REFUSED,
     "writeTo overwrite": REFUSED,
     "writeTo overwritePartitions": REFUSED,
     # by position: too few columns is each format's own arity error
-    "insertInto": {"delta": "DELTA_INSERT_COLUMN_ARITY_MISMATCH",
-                   "iceberg": "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS"},
+    "insertInto": {
+        "delta": "DELTA_INSERT_COLUMN_ARITY_MISMATCH",
+        "iceberg": "INSERT_COLUMN_ARITY_MISMATCH.NOT_ENOUGH_DATA_COLUMNS",
+    },
     "save(path) append": {"delta": REFUSED},
     "INSERT INTO t SELECT * FROM t": "kept",
     "INSERT BY NAME from a view of *": REFUSED,
@@ -262,11 +277,15 @@ def expected_write(write: str, fmt: str) -> str:
     return outcome[fmt] if isinstance(outcome, dict) else outcome  # type: ignore[index]
 
 
-WRITE_CASES = [(fmt, tag, write) for fmt, tag in COMBINATIONS for write in WRITES
-               if not isinstance(WRITES[write], dict) or fmt in WRITES[write]]  # type: ignore[operator]
+WRITE_CASES = [
+    (fmt, tag, write)
+    for fmt, tag in COMBINATIONS
+    for write in WRITES
+    if not isinstance(WRITES[write], dict) or fmt in WRITES[write]
+]  # type: ignore[operator]
 
 
-def _entry(results: Dict[str, List[dict]], kind: str, fmt: str, tag: str, name: str) -> dict:
+def _entry(results: dict[str, list[dict]], kind: str, fmt: str, tag: str, name: str) -> dict:
     key = "write" if kind == "writes" else "read"
     found = [e for e in results[kind] if (e["format"], e["tag"], e[key]) == (fmt, tag, name)]
     assert len(found) == 1, (fmt, tag, name)
@@ -287,18 +306,35 @@ def test_write_keeps_hidden_values_or_fails_with_the_table_unchanged(formats, fm
 CHANGE_COLUMNS = ["_change_type", "_commit_version", "_commit_timestamp"]  # Delta's change feed
 READS = {
     ("delta", "table property"): {
-        "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
-        "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"],
+        "SELECT *": ["id", "msg"],
+        "table().select('*')": ["id", "msg"],
+        "colsem_columns hidden": ["_ts"],
+        "VERSION AS OF": ["id", "msg"],
+        "versionAsOf": ["id", "msg"],
         # a read by path: the session catalog reads delta.`<path>` with the log's properties
-        "path": ["id", "msg"], "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"],
-        "table_changes": ["id", "msg"] + CHANGE_COLUMNS, "readChangeFeed": ["id", "msg"] + CHANGE_COLUMNS},
+        "path": ["id", "msg"],
+        "load(path)": ["id", "msg"],
+        "colsem_columns by path": ["_ts"],
+        "table_changes": ["id", "msg"] + CHANGE_COLUMNS,
+        "readChangeFeed": ["id", "msg"] + CHANGE_COLUMNS,
+    },
     ("delta", "field metadata"): {
-        "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"],
-        "VERSION AS OF": ["id", "msg"], "versionAsOf": ["id", "msg"], "path": ["id", "msg"],
-        "load(path)": ["id", "msg"], "colsem_columns by path": ["_ts"],
-        "table_changes": ["id", "msg"] + CHANGE_COLUMNS, "readChangeFeed": ["id", "msg"] + CHANGE_COLUMNS},
+        "SELECT *": ["id", "msg"],
+        "table().select('*')": ["id", "msg"],
+        "colsem_columns hidden": ["_ts"],
+        "VERSION AS OF": ["id", "msg"],
+        "versionAsOf": ["id", "msg"],
+        "path": ["id", "msg"],
+        "load(path)": ["id", "msg"],
+        "colsem_columns by path": ["_ts"],
+        "table_changes": ["id", "msg"] + CHANGE_COLUMNS,
+        "readChangeFeed": ["id", "msg"] + CHANGE_COLUMNS,
+    },
     ("iceberg", "table property"): {
-        "SELECT *": ["id", "msg"], "table().select('*')": ["id", "msg"], "colsem_columns hidden": ["_ts"]},
+        "SELECT *": ["id", "msg"],
+        "table().select('*')": ["id", "msg"],
+        "colsem_columns hidden": ["_ts"],
+    },
 }
 READ_CASES = [(fmt, tag, read) for (fmt, tag), reads in READS.items() for read in reads]
 
@@ -312,28 +348,42 @@ DOCS = ROOT / "docs" / "star.md"
 BEGIN, END = "<!-- formats table: tests/test_table_formats.py -->", "<!-- end of formats table -->"
 
 
-def formats_table(results: Dict[str, List[dict]]) -> str:
+def formats_table(results: dict[str, list[dict]]) -> str:
     """docs/star.md's table: one row per write path, one column per format and tag."""
-    header = "| write of a `*`-selected DataFrame or query | " + " | ".join(
-        f"{'Delta' if fmt == 'delta' else 'Iceberg'}, {tag}" for fmt, tag in COMBINATIONS) + " |"
+    header = (
+        "| write of a `*`-selected DataFrame or query | "
+        + " | ".join(
+            f"{'Delta' if fmt == 'delta' else 'Iceberg'}, {tag}" for fmt, tag in COMBINATIONS
+        )
+        + " |"
+    )
     rows = [header, "|---" * (len(COMBINATIONS) + 1) + "|"]
     for write in WRITES:
         cells = []
         for fmt, tag in COMBINATIONS:
-            found = [e for e in results["writes"] if (e["format"], e["tag"], e["write"]) == (fmt, tag, write)]
+            found = [
+                e
+                for e in results["writes"]
+                if (e["format"], e["tag"], e["write"]) == (fmt, tag, write)
+            ]
             if not found:
                 cells.append("n/a")
             elif found[0]["outcome"] == "kept":
                 cells.append("kept")
             else:
-                cells.append(f"refused: `{found[0].get('error')}`" if found[0]["outcome"] == "unchanged"
-                             else f"**{found[0]['outcome']}**")
+                cells.append(
+                    f"refused: `{found[0].get('error')}`"
+                    if found[0]["outcome"] == "unchanged"
+                    else f"**{found[0]['outcome']}**"
+                )
         rows.append(f"| `{write}` | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 
 def test_docs_table_is_these_results(formats):
-    check_generated_section(DOCS, BEGIN, END, formats_table(formats), "run `make formats PYTEST_ARGS=...`")
+    check_generated_section(
+        DOCS, BEGIN, END, formats_table(formats), "run `make formats PYTEST_ARGS=...`"
+    )
 
 
 def test_the_error_says_which_write_and_which_columns(formats):
@@ -342,36 +392,47 @@ def test_the_error_says_which_write_and_which_columns(formats):
         r"\[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN\] A DataFrame write into ice\.db\.i_\d+ would write DEFAULT "
         r"or NULL into its hidden column\(s\) `_ts`: the data written does not provide them .*"
         r"Select them explicitly \(SELECT \*, _ts FROM \.\.\., or df\.select\(\"\*\", \.\.\.\)\), .*"
-        r"INSERT INTO ice\.db\.i_\d+ \(id, msg\) .* SQLSTATE: 42000.*", entry["message"]), entry["message"]
+        r"INSERT INTO ice\.db\.i_\d+ \(id, msg\) .* SQLSTATE: 42000.*",
+        entry["message"],
+    ), entry["message"]
 
 
 MERGE_ADVICE = (
     r"UPDATE SET \* and INSERT \* set every column of the target from the source's column of the same name\. "
     r"Name them in the source's select list \(USING \(SELECT \*, _ts FROM \.\.\.\) AS source\), or spell the "
     r"actions out \(UPDATE SET id = source\.id, msg = source\.msg; INSERT \(id, msg\) VALUES \(source\.id, "
-    r"source\.msg\)\): an UPDATE then keeps their values, an INSERT fills them with their defaults\.")
+    r"source\.msg\)\): an UPDATE then keeps their values, an INSERT fills them with their defaults\."
+)
 
 
 @pytest.mark.parametrize("fmt, tag", COMBINATIONS, ids=[" / ".join(c) for c in COMBINATIONS])
-@pytest.mark.parametrize("write, action", [
-    ("MERGE UPDATE SET * from SELECT *", "UPDATE SET \\*"),
-    ("MERGE INSERT * from SELECT *", "INSERT \\*"),
-    ("MERGE from SELECT * (UPDATE SET *, INSERT *)", "UPDATE SET \\* and INSERT \\*"),
-])
+@pytest.mark.parametrize(
+    "write, action",
+    [
+        ("MERGE UPDATE SET * from SELECT *", "UPDATE SET \\*"),
+        ("MERGE INSERT * from SELECT *", "INSERT \\*"),
+        ("MERGE from SELECT * (UPDATE SET *, INSERT *)", "UPDATE SET \\* and INSERT \\*"),
+    ],
+)
 def test_a_merge_error_says_that_star_left_the_column_out(formats, fmt, tag, write, action):
     entry = _entry(formats, "writes", fmt, tag, write)
     table = r"ice\.db\.i_\d+" if fmt == "iceberg" else r"spark_catalog\.default\.d_\d+"
     assert re.fullmatch(
         rf"\[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN\] MERGE {action} into {table} would write DEFAULT or NULL into "
         r"its hidden column\(s\) `_ts`: the data written does not provide them \(in this session SELECT \* "
-        r"leaves hidden columns out, .*\)\. " + MERGE_ADVICE + r" SQLSTATE: 42000.*", entry["message"]), entry["message"]
+        r"leaves hidden columns out, .*\)\. " + MERGE_ADVICE + r" SQLSTATE: 42000.*",
+        entry["message"],
+    ), entry["message"]
 
 
 def test_getting_started_example_runs_as_written(workdir: Path):
     """docs/getting-started.md's Delta and Iceberg example, run as a user would (in an empty folder,
     where its Spark warehouse goes)."""
-    proc = run_section_example(ROOT / "docs" / "getting-started.md", "## With Delta Lake and Apache Iceberg",
-                               workdir / "getting_started_formats")
+    proc = run_section_example(
+        ROOT / "docs" / "getting-started.md",
+        "## With Delta Lake and Apache Iceberg",
+        workdir / "getting_started_formats",
+    )
     assert proc.returncode == 0, proc.stderr[-4000:]
     assert proc.stdout.splitlines() == [
         "['id', 'msg']",
@@ -380,12 +441,19 @@ def test_getting_started_example_runs_as_written(workdir: Path):
 
 
 def test_delta_merge_api_error_says_the_star_left_the_columns_out(formats):
-    entry = _entry(formats, "writes", "delta", "table property",
-                   "DeltaTable.merge insertAll of select('*'), schema evolution")
+    entry = _entry(
+        formats,
+        "writes",
+        "delta",
+        "table property",
+        "DeltaTable.merge insertAll of select('*'), schema evolution",
+    )
     assert re.fullmatch(
         r"\[COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN\] Delta's merge API \(DeltaTable\.merge\) into "
         r"spark_catalog\.default\.d_\d+ would write DEFAULT or NULL into its hidden column\(s\) `_ts`: .*"
         r"Its source went through a \* that left them out, and an insert of the merge would fill them with NULL "
         r"\(insertAll\(\) with schema evolution, or an insert\(\.\.\.\) that does not set them\)\. "
         r"Select them in the source \(df\.select\(\"\*\", \"_ts\"\)\), or set them in insert\(\.\.\.\) explicitly\..*"
-        r"SQLSTATE: 42000.*", entry["message"]), entry["message"]
+        r"SQLSTATE: 42000.*",
+        entry["message"],
+    ), entry["message"]

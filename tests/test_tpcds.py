@@ -7,15 +7,13 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Dict, Tuple
 
 import pytest
-
 from conftest import ROOT
 from golden import running_line
 
 sys.path.insert(0, str(ROOT))
-from peer import tpcds as tpcds_corpus  # noqa: E402
+from peer import tpcds as tpcds_corpus
 
 TPCDS = tpcds_corpus.corpus(running_line())
 QUERIES = TPCDS.queries()
@@ -47,21 +45,27 @@ def _plans(session, sql: str):
 def _physical(text: str) -> str:
     """The operator tree of a physical plan (each line's indentation and operator name): the
     arguments' text is cut at a length that depends on expression ids."""
-    return "\n".join(re.match(r"[\s:+\-|*()\d]*[A-Za-z]*", line).group(0) for line in text.splitlines())
+    return "\n".join(
+        re.match(r"[\s:+\-|*()\d]*[A-Za-z]*", line).group(0) for line in text.splitlines()
+    )
 
 
 # Each query's plans with every colsem setting at its default, made once: every test below compares
 # one setting against them.
-_DEFAULTS: Dict[str, Tuple[str, str, str, list]] = {}
+_DEFAULTS: dict[str, tuple[str, str, str, list]] = {}
 
 
-def _default_plans(session, query: Path) -> Tuple[str, str, str, list]:
+def _default_plans(session, query: Path) -> tuple[str, str, str, list]:
     """(analyzed, optimized, physical operator tree, column types) under the default settings."""
     if query.stem not in _DEFAULTS:
         df = session.sql(query.read_text())
         qe = df._jdf.queryExecution()
-        _DEFAULTS[query.stem] = (_normalized(qe.analyzed().toString()), _normalized(qe.optimizedPlan().toString()),
-                                 _physical(qe.executedPlan().toString()), [f.dataType for f in df.schema.fields])
+        _DEFAULTS[query.stem] = (
+            _normalized(qe.analyzed().toString()),
+            _normalized(qe.optimizedPlan().toString()),
+            _physical(qe.executedPlan().toString()),
+            [f.dataType for f in df.schema.fields],
+        )
     return _DEFAULTS[query.stem]
 
 
@@ -69,7 +73,9 @@ def test_corpus_is_complete():
     names = [q.stem for q in QUERIES]
     assert len(names) == tpcds_corpus.V1_4_QUERIES + tpcds_corpus.V2_7_QUERIES == 135
     assert names[:3] == ["q1", "q2", "q3"] and names[-1] == "q98-v2.7"
-    assert {"q14a", "q14b", "q23a", "q23b", "q24a", "q24b", "q39a", "q39b", "q5a-v2.7"} <= set(names)
+    assert {"q14a", "q14b", "q23a", "q23b", "q24a", "q24b", "q39a", "q39b", "q5a-v2.7"} <= set(
+        names
+    )
     assert len(TPCDS.tables()) == 24
     assert len(TPCDS.tables()["store_sales"]) == 23 and len(TPCDS.tables()["catalog_sales"]) == 34
 
@@ -131,8 +137,11 @@ def test_schema_invariants_hold_and_leave_plans_unchanged(tpcds, query):
     try:
         tpcds.conf.set("spark.colsem.invariants", "error")
         qe = tpcds.sql(sql)._jdf.queryExecution()
-        checked = (_normalized(qe.analyzed().toString()), _normalized(qe.optimizedPlan().toString()),
-                   _physical(qe.executedPlan().toString()))
+        checked = (
+            _normalized(qe.analyzed().toString()),
+            _normalized(qe.optimizedPlan().toString()),
+            _physical(qe.executedPlan().toString()),
+        )
     finally:
         tpcds.conf.unset("spark.colsem.invariants")
     assert checked[:2] == off[:2]

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Dict
 
 import pytest
-
 from test_tpcds import QUERIES, TPCDS, pytestmark  # noqa: F401  (the tpcds marker)
 from tpcds_sides import run_side, write_data
 
@@ -24,12 +22,16 @@ def tpcds_data(spark, workdir: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def both(tpcds_data: Path, workdir: Path) -> Dict[str, dict]:
+def both(tpcds_data: Path, workdir: Path) -> dict[str, dict]:
     """The two JVMs side by side (each is mostly one busy thread): half the wall time of one after
     the other."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        sides = {mode: pool.submit(run_side, mode, TPCDS, tpcds_data, workdir, EXECUTED, colsem=mode == "colsem")
-                 for mode in ("vanilla", "colsem")}
+        sides = {
+            mode: pool.submit(
+                run_side, mode, TPCDS, tpcds_data, workdir, EXECUTED, colsem=mode == "colsem"
+            )
+            for mode in ("vanilla", "colsem")
+        }
         return {mode: side.result() for mode, side in sides.items()}
 
 
@@ -51,8 +53,11 @@ def test_schema_and_plans_equal_vanilla_spark(both, query):
 def test_rows_equal_vanilla_spark(both, query):
     """The same names and rows (or, where the generated data makes the query fail, the same error)."""
     colsem_, vanilla = both["colsem"]["runs"][query.stem], both["vanilla"]["runs"][query.stem]
-    assert (colsem_["columns"], colsem_.get("rows"), colsem_.get("error")) == \
-           (vanilla["columns"], vanilla.get("rows"), vanilla.get("error"))
+    assert (colsem_["columns"], colsem_.get("rows"), colsem_.get("error")) == (
+        vanilla["columns"],
+        vanilla.get("rows"),
+        vanilla.get("error"),
+    )
 
 
 def test_generated_data_gives_rows(both):
@@ -65,4 +70,6 @@ def test_default_star_shows_a_tagged_column(both):
     """Nothing configured: a table's colsem.hidden_columns property hides nothing from `*`."""
     for side in ("vanilla", "colsem"):
         run = both[side]["runs"]["events: SELECT *"]
-        assert (run["columns"], run["rows"]) == (["id", "msg", "_ts"], ["1\ta\t10", "2\tb\t20"]), side
+        assert (run["columns"], run["rows"]) == (["id", "msg", "_ts"], ["1\ta\t10", "2\tb\t20"]), (
+            side
+        )

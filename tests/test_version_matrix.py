@@ -8,25 +8,28 @@ import os
 import shutil
 import subprocess
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, Optional
-
-import pytest
-from packaging.specifiers import SpecifierSet
 
 import colsem
+import pytest
 from build_jar_access import build_jar, compile_scala, line_versions, read_versions, running_line
 from conftest import ROOT, SESSION_PRELUDE, TESTS, result_of, run_python
+from packaging.specifiers import SpecifierSet
 
 VERSIONS = read_versions()
 LINES = build_jar.all_lines(VERSIONS)
-PORTED = build_jar.ported_lines(VERSIONS)
 EXT = "io.colsem.ColsemExtensions"
-LINKAGE_ERRORS = ("NoSuchMethodError", "NoClassDefFoundError", "AbstractMethodError",
-                  "IncompatibleClassChangeError", "ClassNotFoundException")
+LINKAGE_ERRORS = (
+    "NoSuchMethodError",
+    "NoClassDefFoundError",
+    "AbstractMethodError",
+    "IncompatibleClassChangeError",
+    "ClassNotFoundException",
+)
 
 
-def venv_python(line: str) -> Optional[Path]:
+def venv_python(line: str) -> Path | None:
     """The Makefile's venv for a line (.venv for default.line, .venv-<line> otherwise), if made."""
     name = ".venv" if line == VERSIONS["default.line"] else f".venv-{line}"
     python = ROOT / name / "bin" / "python"
@@ -49,8 +52,10 @@ def two_line_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     jars.mkdir()
     for line in ("3.5", "4.3"):
         lv = line_versions(VERSIONS, line)
-        with zipfile.ZipFile(colsem.jar_path()) as src, \
-                zipfile.ZipFile(jars / build_jar.jar_name(lv), "w") as dst:
+        with (
+            zipfile.ZipFile(colsem.jar_path()) as src,
+            zipfile.ZipFile(jars / build_jar.jar_name(lv), "w") as dst,
+        ):
             for item in src.infolist():
                 data = src.read(item)
                 if item.filename == build_jar.BUILD_PROPERTIES:
@@ -63,15 +68,22 @@ def two_line_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
     colsem._build._package.cache_clear()
 
 
-@pytest.mark.parametrize("pyspark_version,jar", [
-    ("3.5.0", "colsem-spark-3.5_2.12-0.1.0.jar"), ("3.5.9", "colsem-spark-3.5_2.12-0.1.0.jar"),
-    ("4.3.0", "colsem-spark-4.3_2.13-0.1.0.jar"), ("4.3.1", "colsem-spark-4.3_2.13-0.1.0.jar")])
-def test_the_jar_of_the_running_pyspark_line_is_chosen(two_line_package: Path, pyspark_version: str,
-                                                       jar: str):
+@pytest.mark.parametrize(
+    "pyspark_version,jar",
+    [
+        ("3.5.0", "colsem-spark-3.5_2.12-0.1.0.jar"),
+        ("3.5.9", "colsem-spark-3.5_2.12-0.1.0.jar"),
+        ("4.3.0", "colsem-spark-4.3_2.13-0.1.0.jar"),
+        ("4.3.1", "colsem-spark-4.3_2.13-0.1.0.jar"),
+    ],
+)
+def test_the_jar_of_the_running_pyspark_line_is_chosen(
+    two_line_package: Path, pyspark_version: str, jar: str
+):
     info = colsem.build_info(pyspark_version)
     assert info.jar == jar
     assert colsem.jar_path(pyspark_version) == str(two_line_package / jar)
-    assert info.maven_coordinate == f"io.github.colsem:{jar[:-len('-0.1.0.jar')]}:0.1.0"
+    assert info.maven_coordinate == f"io.github.colsem:{jar[: -len('-0.1.0.jar')]}:0.1.0"
 
 
 @pytest.mark.parametrize("pyspark_version", ["3.4.1", "4.0.5", "4.2.1", "4.4.0"])
@@ -82,7 +94,8 @@ def test_a_pyspark_on_no_bundled_line_is_refused(two_line_package: Path, pyspark
         "colsem 0.1.0 carries jars for Spark 3.5 (pyspark >=3.5.0,<3.6, Scala 2.12), 4.3 (pyspark "
         f">=4.3.0,<4.4, Scala 2.13) but pyspark {pyspark_version} is installed. Install a supported "
         "pyspark (pip install 'pyspark>=3.5.0,!=4.0.*,!=4.1.*,!=4.2.*,<4.4') or a colsem build for "
-        "your Spark line.")
+        "your Spark line."
+    )
 
 
 def test_cli_names_the_chosen_jar(two_line_package: Path, capsys: pytest.CaptureFixture):
@@ -92,8 +105,10 @@ def test_cli_names_the_chosen_jar(two_line_package: Path, capsys: pytest.Capture
     assert main(["coordinate", "--pyspark", "3.5.2"]) == 0
     assert main(["coordinate", "--pyspark", "4.1.0"]) == 2
     captured = capsys.readouterr()
-    assert captured.out.splitlines() == [str(two_line_package / "colsem-spark-3.5_2.12-0.1.0.jar"),
-                                         "io.github.colsem:colsem-spark-3.5_2.12:0.1.0"]
+    assert captured.out.splitlines() == [
+        str(two_line_package / "colsem-spark-3.5_2.12-0.1.0.jar"),
+        "io.github.colsem:colsem-spark-3.5_2.12:0.1.0",
+    ]
     assert captured.err.startswith("colsem: colsem 0.1.0 carries jars for Spark 3.5 (pyspark")
 
 
@@ -101,12 +116,29 @@ def test_cli_names_the_chosen_jar(two_line_package: Path, capsys: pytest.Capture
 # The wheel's pyspark requirement
 
 
-PROBES = ["3.4.4", "3.5.0", "3.5.9", "3.6.0", "4.0.0", "4.0.5", "4.1.0", "4.1.4", "4.2.0", "4.2.1",
-          "4.3.0", "4.3.7", "4.4.0", "5.0.0"]
+PROBES = [
+    "3.4.4",
+    "3.5.0",
+    "3.5.9",
+    "3.6.0",
+    "4.0.0",
+    "4.0.5",
+    "4.1.0",
+    "4.1.4",
+    "4.2.0",
+    "4.2.1",
+    "4.3.0",
+    "4.3.7",
+    "4.4.0",
+    "5.0.0",
+]
 
 
-@pytest.mark.parametrize("lines", [LINES, ["3.5", "4.3"], ["4.0", "4.2", "4.3"], ["4.3"], ["3.5"]],
-                         ids=lambda lines: "+".join(lines))
+@pytest.mark.parametrize(
+    "lines",
+    [LINES, ["3.5", "4.3"], ["4.0", "4.2", "4.3"], ["4.3"], ["3.5"]],
+    ids=lambda lines: "+".join(lines),
+)
 def test_the_wheel_requirement_admits_exactly_the_bundled_lines(lines):
     union = SpecifierSet(build_jar.supported_union(VERSIONS, lines))
     per_line = [SpecifierSet(line_versions(VERSIONS, line)["pyspark.supported"]) for line in lines]
@@ -119,7 +151,10 @@ def test_the_wheel_requirement_admits_exactly_the_bundled_lines(lines):
 
 def test_the_requirement_of_every_line():
     assert build_jar.supported_union(VERSIONS, LINES) == ">=3.5.0,<4.4"
-    assert build_jar.supported_union(VERSIONS, ["3.5", "4.3"]) == ">=3.5.0,!=4.0.*,!=4.1.*,!=4.2.*,<4.4"
+    assert (
+        build_jar.supported_union(VERSIONS, ["3.5", "4.3"])
+        == ">=3.5.0,!=4.0.*,!=4.1.*,!=4.2.*,<4.4"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,17 +165,19 @@ def test_unknown_line_is_refused(capsys: pytest.CaptureFixture):
     assert build_jar.main(["--line", "3.4"]) == 1
     assert capsys.readouterr().err == (
         "error: Spark line '3.4' is not one of colsem's lines (3.5, 4.0, 4.1, 4.2, 4.3); see lines= "
-        "in jvm/versions.properties.\n")
+        "in jvm/versions.properties.\n"
+    )
 
 
-def test_a_line_without_shims_is_skipped_or_refused_by_name(tmp_path: Path, monkeypatch, capsys):
-    unported = {k: v for k, v in VERSIONS.items() if k != "line.4.3.shims"}
-    monkeypatch.setattr(build_jar, "read_versions", lambda path=None: unported)
-    with pytest.raises(build_jar.JarBuildError, match="Spark 4.3 has no line.4.3.shims"):
-        build_jar.build_jars(["4.3"], tmp_path, skip_unported=False)
-    monkeypatch.setattr(build_jar, "ported_lines", lambda versions: [])
-    assert build_jar.build_jars(["4.3"], tmp_path) == []
-    assert "skipping Spark 4.3: no line.4.3.shims" in capsys.readouterr().err
+def test_every_line_names_its_shim_folders(monkeypatch, capsys):
+    # A line in lines= without line.<L>.shims is an error, as any other missing key of a line: a
+    # build never leaves a line out of the wheel.
+    without = {k: v for k, v in VERSIONS.items() if k != "line.4.3.shims"}
+    monkeypatch.setattr(build_jar, "read_versions", lambda path=None: without)
+    assert build_jar.main(["--line", "4.3"]) == 1
+    assert capsys.readouterr().err == "error: jvm/versions.properties has no line.4.3.shims.\n"
+    with pytest.raises(build_jar.JarBuildError, match="^jvm/versions.properties has no line.4.3"):
+        build_jar.supported_union(without)
 
 
 def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeypatch):
@@ -148,7 +185,9 @@ def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeyp
     monkeypatch.setenv(f"COLSEM_SPARK_JARS_{running_line().replace('.', '_')}", str(tmp_path))
     with pytest.raises(build_jar.JarBuildError) as err:
         build_jar.find_spark_jars(lv, download=False)
-    assert str(err.value).endswith(f"does not hold Spark {lv['spark.version']} (found no spark-core).")
+    assert str(err.value).endswith(
+        f"does not hold Spark {lv['spark.version']} (found no spark-core)."
+    )
     import pyspark
 
     jars = Path(pyspark.__file__).parent / "jars"
@@ -162,7 +201,11 @@ def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeyp
 
 def make_dry_run(*args: str) -> subprocess.CompletedProcess:
     # Not the variables of a make this suite runs under (`make test SPARK=3.5` passes SPARK down).
-    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SPARK")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SPARK")
+    }
     return subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
 
@@ -175,9 +218,9 @@ def test_make_switch_picks_the_lines_venv_and_sbt_line():
     assert ".venv/bin/python -m pytest" in default and ".venv-" not in default
 
 
-def test_make_publish_local_publishes_every_ported_line():
+def test_make_publish_local_publishes_every_line():
     out = make_dry_run("publish-local").stdout
-    assert f"for line in {' '.join(PORTED)}; do" in out
+    assert f"for line in {' '.join(LINES)}; do" in out
 
 
 def test_make_smoke_runs_the_smoke_selection():
@@ -185,18 +228,27 @@ def test_make_smoke_runs_the_smoke_selection():
     # The jar the package carries goes to Maven as it is: no second compile by sbt.
     assert ".venv-4.2/bin/python python/build_jar.py --line 4.2 --publish-m2 " in out
     assert "publishM2" not in out
-    assert ".venv-4.2/bin/python -m pytest -n 2 --dist loadfile tests/test_ways_in.py 'tests/test_golden.py::" in out
+    assert (
+        ".venv-4.2/bin/python -m pytest -n 2 --dist loadfile tests/test_ways_in.py 'tests/test_golden.py::"
+        in out
+    )
 
 
 def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_layout(
-        tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
     line = running_line()
     lv = line_versions(VERSIONS, line)
     folder = build_jar.publish_m2(line, tmp_path)
     group, artifact, version = build_jar.maven_coordinate(lv).split(":")
     assert folder == tmp_path.joinpath(*group.split("."), artifact, version)
-    assert sorted(p.name for p in folder.iterdir()) == [f"{artifact}-{version}.jar", f"{artifact}-{version}.pom"]
-    assert (folder / f"{artifact}-{version}.jar").read_bytes() == Path(colsem.jar_path()).read_bytes()
+    assert sorted(p.name for p in folder.iterdir()) == [
+        f"{artifact}-{version}.jar",
+        f"{artifact}-{version}.pom",
+    ]
+    assert (folder / f"{artifact}-{version}.jar").read_bytes() == Path(
+        colsem.jar_path()
+    ).read_bytes()
     pom = (folder / f"{artifact}-{version}.pom").read_text()
     assert f"<groupId>{group}</groupId>" in pom and f"<artifactId>{artifact}</artifactId>" in pom
     assert f"<version>{version}</version>" in pom and "<dependencies>" not in pom
@@ -208,33 +260,42 @@ def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_lay
 def test_make_refuses_an_unknown_line():
     proc = make_dry_run("pytest", "SPARK=3.4")
     assert proc.returncode != 0
-    assert "SPARK=3.4 is not one of the Spark lines in jvm/versions.properties: 3.5 4.0 4.1 4.2 4.3" \
+    assert (
+        "SPARK=3.4 is not one of the Spark lines in jvm/versions.properties: 3.5 4.0 4.1 4.2 4.3"
         in proc.stderr
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # A jar on the wrong line: one error line, an untouched session, no linkage error in a query
 
 
-PROBE = SESSION_PRELUDE + """
+PROBE = (
+    SESSION_PRELUDE
+    + """
 jar = sys.argv[1]
-spark = local_builder().config("spark.jars", jar).config("spark.sql.extensions", "%s").getOrCreate()
+spark = local_builder().config("spark.jars", jar).config("spark.sql.extensions", "{ext}").getOrCreate()
 emit(status=status_of(spark), rows=[list(r) for r in spark.sql("SELECT 1 + 1 AS two").collect()],
      version=spark.version)
-""" % EXT
+""".replace("{ext}", EXT)
+)
 
 
 def guard_line(built_line: str, built_binary: str, running_version: str, running_scala: str) -> str:
-    return (f"[COLSEM_INCOMPATIBLE_SPARK] colsem {colsem.__version__} was built for Spark {built_line} "
-            f"(Scala {built_binary}) but this is Spark {running_version} (Scala {running_scala}). "
-            "colsem injected nothing into this session; queries run as in vanilla Spark.")
+    return (
+        f"[COLSEM_INCOMPATIBLE_SPARK] colsem {colsem.__version__} was built for Spark {built_line} "
+        f"(Scala {built_binary}) but this is Spark {running_version} (Scala {running_scala}). "
+        "colsem injected nothing into this session; queries run as in vanilla Spark."
+    )
 
 
 def assert_refused(proc: subprocess.CompletedProcess, expected: str) -> None:
     out = result_of(proc)
     assert out["rows"] == [[2]]
     assert out["status"]["active"] == "false"
-    assert out["status"]["error"].startswith("AnalysisException: [UNRESOLVABLE_TABLE_VALUED_FUNCTION]")
+    assert out["status"]["error"].startswith(
+        "AnalysisException: [UNRESOLVABLE_TABLE_VALUED_FUNCTION]"
+    )
     assert proc.stderr.count(expected) == 1, proc.stderr[-4000:]
     assert proc.stderr.count("COLSEM_INCOMPATIBLE_SPARK") == 1, proc.stderr[-4000:]
     for error in LINKAGE_ERRORS:
@@ -247,13 +308,21 @@ def test_this_lines_jar_on_a_real_session_of_the_other_scala_line(log4j_file: Pa
     if python is None:
         pytest.skip(f"no venv for Spark {line}: `make venv SPARK={line}` creates it (CI does)")
     lv = line_versions(VERSIONS, line)
-    proc = run_python(PROBE, launcher=[str(python)], args=[colsem.jar_path()], env={
-        "COLSEM_AUTOREGISTER": "0",
-        "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"})
+    proc = run_python(
+        PROBE,
+        launcher=[str(python)],
+        args=[colsem.jar_path()],
+        env={
+            "COLSEM_AUTOREGISTER": "0",
+            "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell",
+        },
+    )
     info = colsem.build_info()
     assert result_of(proc)["version"] == lv["spark.version"]
-    assert_refused(proc, guard_line(info.spark_line, info.scala_binary, lv["spark.version"],
-                                    lv["scala.version"]))
+    assert_refused(
+        proc,
+        guard_line(info.spark_line, info.scala_binary, lv["spark.version"], lv["scala.version"]),
+    )
 
 
 OTHER_JARS = [b for b in colsem.builds() if b.spark_line != running_line()]
@@ -265,14 +334,21 @@ def test_bundled_jars_of_other_lines_are_refused_here(info, log4j_file: Path):
         pytest.skip("the package carries no jar of another line")
     lv = line_versions(VERSIONS, running_line())
     jar = Path(colsem.__file__).parent / "jars" / info.jar
-    proc = run_python(PROBE, args=[str(jar)], env={
-        "COLSEM_AUTOREGISTER": "0",
-        "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"})
-    assert_refused(proc, guard_line(info.spark_line, info.scala_binary, lv["spark.version"],
-                                    lv["scala.version"]))
+    proc = run_python(
+        PROBE,
+        args=[str(jar)],
+        env={
+            "COLSEM_AUTOREGISTER": "0",
+            "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell",
+        },
+    )
+    assert_refused(
+        proc,
+        guard_line(info.spark_line, info.scala_binary, lv["spark.version"], lv["scala.version"]),
+    )
 
 
-def other_line_spark_jars(line: str) -> Optional[Path]:
+def other_line_spark_jars(line: str) -> Path | None:
     """That line's Spark jars without downloading: the build's cache or the line's venv."""
     lv = line_versions(VERSIONS, line)
     try:
@@ -294,19 +370,36 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
     line = other_line()
     jars = other_line_spark_jars(line)
     if jars is None:
-        pytest.skip(f"no Spark {line} jars here: `make venv SPARK={line}` (CI does) or a build of {line}")
+        pytest.skip(
+            f"no Spark {line} jars here: `make venv SPARK={line}` (CI does) or a build of {line}"
+        )
     lv = line_versions(VERSIONS, line)
     main = ROOT / "jvm" / "src" / "main" / "scala" / "io" / "colsem"
-    probe = compile_scala([TESTS / "extensions" / "GuardProbe.scala", main / "BuildInfo.scala",
-                           main / "VersionGuard.scala"], jars, tmp_path / "guard-probe.jar")
+    probe = compile_scala(
+        [
+            TESTS / "extensions" / "GuardProbe.scala",
+            main / "BuildInfo.scala",
+            main / "VersionGuard.scala",
+        ],
+        jars,
+        tmp_path / "guard-probe.jar",
+    )
     with zipfile.ZipFile(probe, "a") as jar:
         jar.writestr(build_jar.BUILD_PROPERTIES, build_jar.build_properties(lv, "0" * 64))
-    proc = run_python(PROBE.replace(EXT, "io.colsem.probe.GuardProbe"), args=[str(probe)], env={
-        "COLSEM_AUTOREGISTER": "0",
-        "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell"})
+    proc = run_python(
+        PROBE.replace(EXT, "io.colsem.probe.GuardProbe"),
+        args=[str(probe)],
+        env={
+            "COLSEM_AUTOREGISTER": "0",
+            "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell",
+        },
+    )
     here = line_versions(VERSIONS, running_line())
-    assert_refused(proc, "ERROR ColsemExtensions: " + guard_line(
-        line, lv["scala.binary"], here["spark.version"], here["scala.version"]))
+    assert_refused(
+        proc,
+        "ERROR ColsemExtensions: "
+        + guard_line(line, lv["scala.binary"], here["spark.version"], here["scala.version"]),
+    )
 
 
 def test_the_package_on_the_other_lines_pyspark(tmp_path: Path):
@@ -318,7 +411,9 @@ def test_the_package_on_the_other_lines_pyspark(tmp_path: Path):
     if python is None:
         pytest.skip(f"no venv for Spark {line}: `make venv SPARK={line}` creates it (CI does)")
     shutil.copytree(Path(colsem.__file__).parent, tmp_path / "colsem")
-    proc = run_python(SESSION_PRELUDE + """
+    proc = run_python(
+        SESSION_PRELUDE
+        + """
 import colsem
 try:
     spark = colsem.configure(local_builder()).getOrCreate()
@@ -326,7 +421,10 @@ try:
 except colsem.UnsupportedSparkVersion as exc:
     spark = local_builder().getOrCreate()
     emit(configured=False, error=str(exc), status=colsem.status(spark))
-""", launcher=[str(python)], env={"COLSEM_AUTOREGISTER": "0", "PYTHONPATH": str(tmp_path)})
+""",
+        launcher=[str(python)],
+        env={"COLSEM_AUTOREGISTER": "0", "PYTHONPATH": str(tmp_path)},
+    )
     out = result_of(proc)
     lv = line_versions(VERSIONS, line)
     if colsem._build.build_for(lv["spark.version"]) is not None:

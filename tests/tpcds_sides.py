@@ -5,16 +5,45 @@ compares vanilla Spark with colsem, tests/test_comet.py Comet alone with Comet b
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from conftest import run_python
 
 ROWS_PER_TABLE = 60
 # Values string columns take: words the TPC-DS queries filter on, so some rows match.
-WORDS = ["Books", "Music", "Home", "Sports", "Electronics", "Women", "Men", "Children", "Jewelry",
-         "M", "F", "S", "D", "W", "U", "N", "Y", "TN", "CA", "GA", "TX", "Unknown", "College",
-         "Primary", "Advanced Degree", "ese", "pri", "able", "ought", "Williamson County"]
+WORDS = [
+    "Books",
+    "Music",
+    "Home",
+    "Sports",
+    "Electronics",
+    "Women",
+    "Men",
+    "Children",
+    "Jewelry",
+    "M",
+    "F",
+    "S",
+    "D",
+    "W",
+    "U",
+    "N",
+    "Y",
+    "TN",
+    "CA",
+    "GA",
+    "TX",
+    "Unknown",
+    "College",
+    "Primary",
+    "Advanced Degree",
+    "ese",
+    "pri",
+    "able",
+    "ought",
+    "Williamson County",
+]
 
 
 def value_sql(index: int, column: str, sql_type: str) -> str:
@@ -42,7 +71,9 @@ def write_data(spark, corpus, root: Path) -> Path:  # type: ignore[no-untyped-de
     if not root.exists():
         for table, columns in corpus.tables().items():
             items = ", ".join(f"{value_sql(i, c, t)} AS {c}" for i, (c, t) in enumerate(columns))
-            spark.sql(f"SELECT {items} FROM range({ROWS_PER_TABLE})").write.parquet(str(root / table))
+            spark.sql(f"SELECT {items} FROM range({ROWS_PER_TABLE})").write.parquet(
+                str(root / table)
+            )
     return root
 
 
@@ -109,19 +140,43 @@ print("RESULT " + json.dumps({"queries": len(result["plans"]), "runs": len(resul
 '''
 
 
-def run_side(name: str, corpus, data: Path, workdir: Path, executed: Sequence[Path],  # type: ignore[no-untyped-def]
-             colsem: bool, analyze: bool = True, conf: Mapping[str, str] = {},
-             session_conf: Mapping[str, str] = {}, long_running: bool = False) -> dict:
+def run_side(
+    name: str,
+    corpus,
+    data: Path,
+    workdir: Path,
+    executed: Sequence[Path],  # type: ignore[no-untyped-def]
+    colsem: bool,
+    analyze: bool = True,
+    conf: Mapping[str, str] = {},
+    session_conf: Mapping[str, str] = {},
+    long_running: bool = False,
+) -> dict:
     """One side's results: {"colsem_loaded", "plans": {query: [schema, analyzed, optimized]},
     "runs": {query: {"columns", "rows" or "error", "executed_plan"}}}."""
     out = workdir / f"tpcds_side_{name}.json"
     options = workdir / f"tpcds_side_{name}.options.json"
-    options.write_text(json.dumps({
-        "corpus": str(corpus.folder), "data": str(data), "warehouse": str(workdir / f"tpcds_side_{name}_warehouse"),
-        "out": str(out), "executed": [p.stem for p in executed], "colsem": colsem, "analyze": analyze,
-        "conf": dict(conf), "session_conf": dict(session_conf)}))
-    proc = run_python(SIDE, env={"COLSEM_AUTOREGISTER": "0"}, timeout=1500, args=[str(options)],
-                      long_running=long_running)
+    options.write_text(
+        json.dumps(
+            {
+                "corpus": str(corpus.folder),
+                "data": str(data),
+                "warehouse": str(workdir / f"tpcds_side_{name}_warehouse"),
+                "out": str(out),
+                "executed": [p.stem for p in executed],
+                "colsem": colsem,
+                "analyze": analyze,
+                "conf": dict(conf),
+                "session_conf": dict(session_conf),
+            }
+        )
+    )
+    proc = run_python(
+        SIDE,
+        env={"COLSEM_AUTOREGISTER": "0"},
+        timeout=1500,
+        args=[str(options)],
+        long_running=long_running,
+    )
     assert proc.returncode == 0 and out.exists(), proc.stderr[-4000:]
     return json.loads(out.read_text())
-

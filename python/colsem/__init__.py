@@ -23,7 +23,8 @@ EXTENSION_CLASS = "io.colsem.ColsemExtensions"
 
 
 def maven_coordinate() -> str:
-    """``group:artifact:version`` of the jar for the running pyspark, for ``spark-submit --packages``."""
+    """``group:artifact:version`` of the jar for the running pyspark, for
+    ``spark-submit --packages``."""
     return build_info().maven_coordinate
 
 
@@ -34,7 +35,22 @@ def __getattr__(name: str) -> str:
 
 
 __all__ = [
-    "BuildInfo", "ColsemConnectError", "ColsemError", "ColsemResponseError", "EXTENSION_CLASS", "UnsupportedSparkVersion",
-    "build_info", "builds", "check_pyspark_version", "configure", "connect_instructions", "jar_path",
-    "maven_coordinate", "pyspark_supported", "respond", "respond_iter", "respond_text", "status",
+    "BuildInfo",
+    "ColsemConnectError",
+    "ColsemError",
+    "ColsemResponseError",
+    "EXTENSION_CLASS",
+    "UnsupportedSparkVersion",
+    "build_info",
+    "builds",
+    "check_pyspark_version",
+    "configure",
+    "connect_instructions",
+    "jar_path",
+    "maven_coordinate",
+    "pyspark_supported",
+    "respond",
+    "respond_iter",
+    "respond_text",
+    "status",
 ]

@@ -1,33 +1,47 @@
-"""``colsem`` command: where the jar is, its Maven coordinate, a session's status, and ``colsem sql``
-(run SQL on a local session with colsem active, or on a Spark Connect server running colsem, and
-print a typed response)."""
+"""``colsem`` command: where the jar is, its Maven coordinate, a session's status, and
+``colsem sql`` (run SQL on a local session with colsem active, or on a Spark Connect server running
+colsem, and print a typed response)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import List, Optional
 
 from . import _build, build_info, jar_path
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="colsem", description="colsem: column semantics for Spark SQL")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="colsem", description="colsem: column semantics for Spark SQL"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
-    for name, help_text in (("jar", "print the path of the jar for the installed pyspark (for --jars / spark.jars)"),
-                            ("coordinate", "print the Maven coordinate of that jar (for --packages)")):
+    for name, help_text in (
+        ("jar", "print the path of the jar for the installed pyspark (for --jars / spark.jars)"),
+        ("coordinate", "print the Maven coordinate of that jar (for --packages)"),
+    ):
         sub.add_parser(name, help=help_text).add_argument(
-            "--pyspark", metavar="VERSION", help="for this pyspark version instead of the installed one")
-    sub.add_parser("info", help="print the bundled jars (one per Spark line) and which one the "
-                   "installed pyspark gets, as JSON")
+            "--pyspark",
+            metavar="VERSION",
+            help="for this pyspark version instead of the installed one",
+        )
+    sub.add_parser(
+        "info",
+        help="print the bundled jars (one per Spark line) and which one the "
+        "installed pyspark gets, as JSON",
+    )
     sub.add_parser("status", help="start a local session and print colsem_status() as JSON")
     from . import _cli_sql
 
-    _cli_sql.add_arguments(sub.add_parser(
-        "sql", help="run SQL on a local session with colsem (or a Spark Connect server running it, "
-        "--remote) and print a jdbc/json/table/csv response",
-        description=_cli_sql.__doc__, formatter_class=argparse.RawDescriptionHelpFormatter))
+    _cli_sql.add_arguments(
+        sub.add_parser(
+            "sql",
+            help="run SQL on a local session with colsem (or a Spark Connect server running it, "
+            "--remote) and print a jdbc/json/table/csv response",
+            description=_cli_sql.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+    )
     args = parser.parse_args(argv)
     if args.command == "sql":
         return _cli_sql.run(args)
@@ -43,23 +57,30 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     if args.command == "info":
         try:
-            running: Optional[str] = _build.running_pyspark_version()
+            running: str | None = _build.running_pyspark_version()
         except _build.UnsupportedSparkVersion:  # no pyspark installed
             running = None
         selected = _build.build_for(running) if running else None
-        print(json.dumps({
-            "version": _build.package_version(),
-            "pyspark_supported": _build.pyspark_supported(),
-            "installed_pyspark": running,
-            "selected_jar": selected.jar if selected else None,
-            "jars": [vars(b) for b in _build.builds()],
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "version": _build.package_version(),
+                    "pyspark_supported": _build.pyspark_supported(),
+                    "installed_pyspark": running,
+                    "selected_jar": selected.jar if selected else None,
+                    "jars": [vars(b) for b in _build.builds()],
+                },
+                indent=2,
+            )
+        )
     else:
         from pyspark.sql import SparkSession
 
         from . import configure, status
 
-        spark = configure(SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")).getOrCreate()
+        spark = configure(
+            SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
+        ).getOrCreate()
         print(json.dumps(status(spark), indent=2))
         spark.stop()
     return 0

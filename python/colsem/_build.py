@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any
 
 JARS_DIR = Path(__file__).resolve().parent / "jars"
 
@@ -24,6 +24,7 @@ class UnsupportedSparkVersion(ColsemError):
 @dataclass(frozen=True)
 class BuildInfo:
     """One bundled jar: what it was built for and how to reach it."""
+
     jar: str
     version: str
     spark_version: str
@@ -35,13 +36,15 @@ class BuildInfo:
 
 
 @lru_cache(maxsize=1)
-def _package() -> Dict[str, Any]:
+def _package() -> dict[str, Any]:
     path = JARS_DIR / "build.json"
     if not path.exists():
         raise ColsemError(
             f"{path} is missing: this colsem install has no jar. Install colsem from a wheel or "
-            "with `pip install .` (which compiles the jars), or run `make jar` in a checkout.")
-    return json.loads(path.read_text(encoding="utf-8"))
+            "with `pip install .` (which compiles the jars), or run `make jar` in a checkout."
+        )
+    info: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return info
 
 
 def package_version() -> str:
@@ -53,31 +56,46 @@ def pyspark_supported() -> str:
     return str(_package()["pyspark_supported"])
 
 
-def builds() -> List[BuildInfo]:
+def builds() -> list[BuildInfo]:
     """Every bundled jar, oldest Spark line first."""
     package = _package()
-    return [BuildInfo(version=package["version"], extension_class=package["extension_class"], **jar)
-            for jar in package["jars"]]
+    return [
+        BuildInfo(version=package["version"], extension_class=package["extension_class"], **jar)
+        for jar in package["jars"]
+    ]
 
 
-def _parse(version: str) -> Tuple[int, ...]:
+def _parse(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in re.findall(r"\d+", version)[:3])
 
 
-def _clauses(spec: str) -> List[Tuple[str, str]]:
-    return [(m.group(1), m.group(2)) for m in re.finditer(r"(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*(?:\.\*)?)", spec)]
+def _clauses(spec: str) -> list[tuple[str, str]]:
+    return [
+        (m.group(1), m.group(2))
+        for m in re.finditer(r"(>=|<=|==|!=|<|>)\s*(\d+(?:\.\d+)*(?:\.\*)?)", spec)
+    ]
 
 
 def is_supported(version: str, spec: str) -> bool:
     """Whether ``version`` satisfies the PEP 440 specifier set ``spec`` (the subset colsem writes:
-    >=, <=, ==, <, > and !=X.Y.*; pre-releases count as their release, so 4.3.0.dev1 is 4.3)."""
+    >=, <=, ==, <, > and !=X.Y.*; pre-releases count as their release, so 4.3.0.dev1 is 4.3).
+
+    Not packaging's SpecifierSet: colsem has no required dependency (it installs beside
+    pyspark-client), and packaging comes with neither pyspark. This is the one matcher; the build
+    (python/build_jar.py) writes ranges with packaging, and tests/test_version_matrix.py holds this
+    to packaging's answers."""
     running = _parse(version)
-    ops = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, "==": lambda a, b: a == b,
-           "<": lambda a, b: a < b, ">": lambda a, b: a > b}
+    ops = {
+        ">=": lambda a, b: a >= b,
+        "<=": lambda a, b: a <= b,
+        "==": lambda a, b: a == b,
+        "<": lambda a, b: a < b,
+        ">": lambda a, b: a > b,
+    }
     for op, bound in _clauses(spec):
         if op == "!=" and bound.endswith(".*"):
             prefix = _parse(bound[:-2])
-            if running[:len(prefix)] == prefix:
+            if running[: len(prefix)] == prefix:
                 return False
         elif op == "!=":
             if running == _parse(bound):
@@ -94,11 +112,12 @@ def running_pyspark_version() -> str:
         raise UnsupportedSparkVersion(
             "pyspark is not installed. `pip install 'colsem[pyspark]'` installs a pyspark colsem "
             f"carries a jar for (pyspark{pyspark_supported()}); a Spark Connect client needs only "
-            "pyspark-client.") from None
+            "pyspark-client."
+        ) from None
     return str(pyspark.__version__)
 
 
-def build_for(pyspark_version: str) -> Optional[BuildInfo]:
+def build_for(pyspark_version: str) -> BuildInfo | None:
     """The bundled jar for that pyspark version, or None."""
     for info in builds():
         if is_supported(pyspark_version, info.pyspark_supported):
@@ -107,14 +126,17 @@ def build_for(pyspark_version: str) -> Optional[BuildInfo]:
 
 
 def unsupported_message(version: str) -> str:
-    lines = ", ".join(f"{b.spark_line} (pyspark {b.pyspark_supported}, Scala {b.scala_binary})"
-                      for b in builds())
-    return (f"colsem {package_version()} carries jars for Spark {lines} but pyspark {version} is "
-            f"installed. Install a supported pyspark (pip install 'pyspark{pyspark_supported()}') or "
-            "a colsem build for your Spark line.")
+    lines = ", ".join(
+        f"{b.spark_line} (pyspark {b.pyspark_supported}, Scala {b.scala_binary})" for b in builds()
+    )
+    return (
+        f"colsem {package_version()} carries jars for Spark {lines} but pyspark {version} is "
+        f"installed. Install a supported pyspark (pip install 'pyspark{pyspark_supported()}') or "
+        "a colsem build for your Spark line."
+    )
 
 
-def build_info(pyspark_version: Optional[str] = None) -> BuildInfo:
+def build_info(pyspark_version: str | None = None) -> BuildInfo:
     """The jar for the running pyspark (or for ``pyspark_version``); UnsupportedSparkVersion when
     no bundled jar is for its line."""
     version = pyspark_version or running_pyspark_version()
@@ -124,7 +146,7 @@ def build_info(pyspark_version: Optional[str] = None) -> BuildInfo:
     return info
 
 
-def jar_path(pyspark_version: Optional[str] = None) -> str:
+def jar_path(pyspark_version: str | None = None) -> str:
     """Absolute path of the colsem jar for the running pyspark, for spark.jars or --jars."""
     jar = JARS_DIR / build_info(pyspark_version).jar
     if not jar.exists():

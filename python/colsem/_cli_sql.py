@@ -26,11 +26,16 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, ContextManager, Dict, Iterable, List, Optional, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from ._respond import ColsemResponseError, _pieces, loads, respond_iter
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+    from pyspark.sql.connect.shell.progress import ProgressHandler, StageInfo
 
 OUTPUT_FORMATS = ("table", "jdbc", "json", "csv")
 READERS = {".parquet": "parquet", ".json": "json", ".jsonl": "json", ".csv": "csv", ".orc": "orc"}
@@ -39,31 +44,64 @@ READERS = {".parquet": "parquet", ".json": "json", ".jsonl": "json", ".csv": "cs
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("query", nargs="?", help="the SQL text (or use -f)")
     parser.add_argument("-f", "--file", help="read the SQL from this file ('-' for stdin)")
-    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="table",
-                        help="output: an aligned table (default), the jdbc or json response, or csv")
-    parser.add_argument("--types", choices=("spark", "opensearch"), default="spark",
-                        help="type names in the jdbc/json schema (default spark)")
-    parser.add_argument("--warehouse", metavar="DIR",
-                        help="spark.sql.warehouse.dir; its folders of parquet files are tables "
-                             "(DIR/t -> t, DIR/db.db/t -> db.t)")
-    parser.add_argument("--view", action="append", default=[], metavar="NAME=PATH",
-                        help="a temporary view over a file or folder (.parquet, .json, .csv, .orc; "
-                             "a folder is read as parquet); repeatable")
-    parser.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
-                        help="a Spark or spark.colsem.* setting; repeatable")
-    parser.add_argument("--fetch-size", type=int, default=1000,
-                        help="rows moved from Spark per batch (default 1000)")
-    parser.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                        help="stage progress on stderr: auto = when stderr is a terminal and the "
-                             "query runs longer than a second")
+    parser.add_argument(
+        "--format",
+        choices=OUTPUT_FORMATS,
+        default="table",
+        help="output: an aligned table (default), the jdbc or json response, or csv",
+    )
+    parser.add_argument(
+        "--types",
+        choices=("spark", "opensearch"),
+        default="spark",
+        help="type names in the jdbc/json schema (default spark)",
+    )
+    parser.add_argument(
+        "--warehouse",
+        metavar="DIR",
+        help="spark.sql.warehouse.dir; its folders of parquet files are tables "
+        "(DIR/t -> t, DIR/db.db/t -> db.t)",
+    )
+    parser.add_argument(
+        "--view",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a temporary view over a file or folder (.parquet, .json, .csv, .orc; "
+        "a folder is read as parquet); repeatable",
+    )
+    parser.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark or spark.colsem.* setting; repeatable",
+    )
+    parser.add_argument(
+        "--fetch-size",
+        type=int,
+        default=1000,
+        help="rows moved from Spark per batch (default 1000)",
+    )
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="stage progress on stderr: auto = when stderr is a terminal and the "
+        "query runs longer than a second",
+    )
     parser.add_argument("--master", help="Spark master of the local session (default local[*])")
-    parser.add_argument("--remote", metavar="URL", default=os.environ.get("SPARK_REMOTE") or None,
-                        help="run on this Spark Connect server (sc://host:port) instead of a local "
-                             "session; the server must run colsem (colsem.connect_instructions()). "
-                             "Default: $SPARK_REMOTE, as PySpark reads it")
+    parser.add_argument(
+        "--remote",
+        metavar="URL",
+        default=os.environ.get("SPARK_REMOTE") or None,
+        help="run on this Spark Connect server (sc://host:port) instead of a local "
+        "session; the server must run colsem (colsem.connect_instructions()). "
+        "Default: $SPARK_REMOTE, as PySpark reads it",
+    )
 
 
-def split_statements(text: str) -> List[str]:
+def split_statements(text: str) -> list[str]:
     """Statements end with ';' at the end of a line (a ';' inside a line stays)."""
     chunks = re.split(r";[ \t]*(?:\r?\n|$)", text)
     return [c.strip() for c in chunks if c.strip() and not _only_comments(c)]
@@ -73,14 +111,14 @@ def _only_comments(chunk: str) -> bool:
     return all(not line.strip() or line.strip().startswith("--") for line in chunk.splitlines())
 
 
-def _pair(text: str, what: str) -> List[str]:
+def _pair(text: str, what: str) -> list[str]:
     if "=" not in text:
         raise SystemExit(f"colsem sql: {what} {text!r} must look like NAME=VALUE")
     name, value = text.split("=", 1)
     return [name.strip(), value.strip()]
 
 
-def build_session(args: argparse.Namespace) -> Any:
+def build_session(args: argparse.Namespace) -> SparkSession:
     from pyspark.sql import SparkSession
 
     from . import configure
@@ -88,14 +126,19 @@ def build_session(args: argparse.Namespace) -> Any:
     confs = dict(_pair(item, "--conf") for item in args.conf)
     if args.remote:
         return _remote_session(args, confs)
-    builder = (SparkSession.builder.master(args.master or "local[*]").appName("colsem sql")
-               .config("spark.ui.enabled", "false")
-               .config("spark.ui.showConsoleProgress", "false"))
+    builder = (
+        SparkSession.builder.master(args.master or "local[*]")
+        .appName("colsem sql")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+    )
     if args.warehouse:
         builder.config("spark.sql.warehouse.dir", str(Path(args.warehouse).resolve()))
     if "spark.driver.extraJavaOptions" not in confs:
         # stderr is for the progress line and errors: the JVM's start-up chatter stays out of it.
-        builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_quiet_log4j()}")
+        builder.config(
+            "spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile={_quiet_log4j()}"
+        )
     for key, value in confs.items():
         builder.config(key, value)
     spark = configure(builder).getOrCreate()
@@ -105,23 +148,30 @@ def build_session(args: argparse.Namespace) -> Any:
     return spark
 
 
-def _remote_session(args: argparse.Namespace, confs: Dict[str, str]) -> Any:
+def _remote_session(args: argparse.Namespace, confs: dict[str, str]) -> SparkSession:
     """A Spark Connect session. What only a starting Spark can take is refused by name before
     connecting; each --conf is set in the session, and one the server refuses is an error."""
     from pyspark.errors import PySparkException
     from pyspark.sql import SparkSession
 
-    where = f"--remote {args.remote}" if os.environ.get("SPARK_REMOTE") != args.remote else \
-        f"SPARK_REMOTE={args.remote}"
+    where = (
+        f"--remote {args.remote}"
+        if os.environ.get("SPARK_REMOTE") != args.remote
+        else f"SPARK_REMOTE={args.remote}"
+    )
     if args.master:
-        raise SystemExit(f"colsem sql: --master cannot apply with {where}: a Spark Connect server "
-                         "runs on the master it was started with. Leave out --master (or unset "
-                         "SPARK_REMOTE to run a local session).")
+        raise SystemExit(
+            f"colsem sql: --master cannot apply with {where}: a Spark Connect server "
+            "runs on the master it was started with. Leave out --master (or unset "
+            "SPARK_REMOTE to run a local session)."
+        )
     if args.warehouse:
-        raise SystemExit(f"colsem sql: --warehouse cannot apply with {where}: spark.sql.warehouse.dir "
-                         "is a static setting, fixed where the Spark Connect server starts (and its "
-                         "tables are the server's). Start the server with --conf "
-                         "spark.sql.warehouse.dir=DIR, or leave out --warehouse.")
+        raise SystemExit(
+            f"colsem sql: --warehouse cannot apply with {where}: spark.sql.warehouse.dir "
+            "is a static setting, fixed where the Spark Connect server starts (and its "
+            "tables are the server's). Start the server with --conf "
+            "spark.sql.warehouse.dir=DIR, or leave out --warehouse."
+        )
     spark = SparkSession.builder.remote(args.remote).getOrCreate()
     for key, value in confs.items():
         try:
@@ -132,7 +182,8 @@ def _remote_session(args: argparse.Namespace, confs: Dict[str, str]) -> Any:
                 f"colsem sql: --conf {key} cannot apply with {where}: the server refused it "
                 f"({str(exc).strip().splitlines()[0]}). Static and Spark core settings are fixed "
                 "where the server starts; a client sets only SQL settings (spark.sql.*, "
-                "spark.colsem.*).") from None
+                "spark.colsem.*)."
+            ) from None
     return spark
 
 
@@ -160,7 +211,7 @@ def _has_parquet(folder: Path) -> bool:
     return any(p.suffix == ".parquet" for p in folder.rglob("*.parquet"))
 
 
-def register_warehouse(spark: Any, warehouse: Path) -> None:
+def register_warehouse(spark: SparkSession, warehouse: Path) -> None:
     """Folders of parquet files under the warehouse become (external) tables of the session's
     catalog: a local session's in-memory catalog forgets the tables of earlier sessions."""
     if not warehouse.is_dir():
@@ -176,12 +227,12 @@ def register_warehouse(spark: Any, warehouse: Path) -> None:
             _create_table(spark, f"`{entry.name}`", entry)
 
 
-def _create_table(spark: Any, name: str, location: Path) -> None:
+def _create_table(spark: SparkSession, name: str, location: Path) -> None:
     path = str(location.resolve()).replace("'", "\\'")
     spark.sql(f"CREATE TABLE IF NOT EXISTS {name} USING parquet LOCATION '{path}'")
 
 
-def register_view(spark: Any, spec: str, remote: bool = False) -> None:
+def register_view(spark: SparkSession, spec: str, remote: bool = False) -> None:
     """A temporary view over a file or folder. Over Spark Connect the server reads the path,
     which this machine may not see: a path without a known suffix is read as parquet there."""
     name, path_text = _pair(spec, "--view")
@@ -192,15 +243,17 @@ def register_view(spark: Any, spec: str, remote: bool = False) -> None:
     if kind is None and (remote or path.is_dir()):
         kind = "parquet"
     if kind is None:
-        raise SystemExit(f"colsem sql: --view {name}: cannot tell the format of {path} "
-                         f"(known: {', '.join(sorted(READERS))}, or a folder of parquet files)")
+        raise SystemExit(
+            f"colsem sql: --view {name}: cannot tell the format of {path} "
+            f"(known: {', '.join(sorted(READERS))}, or a folder of parquet files)"
+        )
     reader = spark.read.format(kind)
     if kind == "csv":
         reader = reader.option("header", "true").option("inferSchema", "true")
     reader.load(str(path)).createOrReplaceTempView(name)
 
 
-def _show_progress(stream: TextIO, elapsed: float, parts: List[str]) -> None:
+def _show_progress(stream: TextIO, elapsed: float, parts: list[str]) -> None:
     line = f"[{' | '.join(parts)}] {elapsed:.1f}s"
     stream.write("\r" + line[:79].ljust(79))
     stream.flush()
@@ -211,7 +264,9 @@ def _clear_progress(stream: TextIO) -> None:
     stream.flush()
 
 
-def progress(spark: Any, stream: TextIO, delay: float) -> ContextManager[Any]:
+def progress(
+    spark: SparkSession, stream: TextIO, delay: float
+) -> contextlib.AbstractContextManager[Any]:
     """The stage progress line of a local session (Spark's status tracker) or of a Spark Connect
     one (the server's progress reports, PySpark 4; a 3.5 Connect client gets none)."""
     if not type(spark).__module__.startswith("pyspark.sql.connect"):
@@ -224,7 +279,9 @@ def progress(spark: Any, stream: TextIO, delay: float) -> ContextManager[Any]:
 class Progress:
     """One stderr line for the stages of the running query, from Spark's status tracker."""
 
-    def __init__(self, spark: Any, stream: TextIO, delay: float, interval: float = 0.1) -> None:
+    def __init__(
+        self, spark: SparkSession, stream: TextIO, delay: float, interval: float = 0.1
+    ) -> None:
         self._tracker = spark.sparkContext.statusTracker()
         self._stream = stream
         self._delay = delay
@@ -233,7 +290,7 @@ class Progress:
         self._shown = False
         self._thread = threading.Thread(target=self._run, name="colsem-progress", daemon=True)
 
-    def __enter__(self) -> "Progress":
+    def __enter__(self) -> Progress:
         self._started = time.monotonic()
         self._thread.start()
         return self
@@ -253,8 +310,10 @@ class Progress:
             for stage_id in sorted(self._tracker.getActiveStageIds()):
                 info = self._tracker.getStageInfo(stage_id)
                 if info is not None:
-                    parts.append(f"stage {stage_id}: {info.numCompletedTasks}/{info.numTasks} tasks"
-                                 f" ({info.numActiveTasks} running)")
+                    parts.append(
+                        f"stage {stage_id}: {info.numCompletedTasks}/{info.numTasks} tasks"
+                        f" ({info.numActiveTasks} running)"
+                    )
             if parts:
                 _show_progress(self._stream, elapsed, parts)
                 self._shown = True
@@ -262,29 +321,38 @@ class Progress:
 
 class ConnectProgress:
     """The same stderr line from the progress reports a Spark Connect server sends while it runs
-    an operation (every spark.connect.progress.reportInterval, a server setting)."""
+    an operation (every spark.connect.progress.reportInterval, a server setting). A
+    ``ProgressHandler`` by its call signature: that class exists only from PySpark 4."""
 
-    def __init__(self, spark: Any, stream: TextIO, delay: float) -> None:
+    def __init__(self, spark: SparkSession, stream: TextIO, delay: float) -> None:
         self._spark = spark
         self._stream = stream
         self._delay = delay
         self._shown = False
 
-    def __enter__(self) -> "ConnectProgress":
+    def __enter__(self) -> ConnectProgress:
         self._started = time.monotonic()
-        self._spark.registerProgressHandler(self)
+        self._spark.registerProgressHandler(cast("ProgressHandler", self))
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._spark.removeProgressHandler(self)
+        self._spark.removeProgressHandler(cast("ProgressHandler", self))
         if self._shown:
             _clear_progress(self._stream)
 
-    def __call__(self, stages: Optional[Iterable[Any]], inflight_tasks: int,
-                 operation_id: Optional[str], done: bool) -> None:
+    def __call__(
+        self,
+        stages: Iterable[StageInfo] | None,
+        inflight_tasks: int,
+        operation_id: str | None,
+        done: bool,
+    ) -> None:
         elapsed = time.monotonic() - self._started
-        parts = [f"stage {s.stage_id}: {s.num_completed_tasks}/{s.num_tasks} tasks"
-                 for s in (stages or []) if not s.done]
+        parts = [
+            f"stage {s.stage_id}: {s.num_completed_tasks}/{s.num_tasks} tasks"
+            for s in (stages or [])
+            if not s.done
+        ]
         if parts and not done and elapsed >= self._delay:
             parts[-1] += f" ({inflight_tasks} running)"
             _show_progress(self._stream, elapsed, parts)
@@ -320,7 +388,7 @@ def _json_text(value: Any) -> str:
     return str(value)
 
 
-def _rows(df: Any, fetch_size: int) -> Iterable[Any]:
+def _rows(df: DataFrame, fetch_size: int) -> Iterator[tuple[str, Any]]:
     """("schema", names) then every row as a list of Python values."""
     for kind, payload in _pieces(df, "jdbc", "spark", "null", fetch_size):
         if kind == "head":
@@ -330,9 +398,9 @@ def _rows(df: Any, fetch_size: int) -> Iterable[Any]:
                 yield "row", loads(text)
 
 
-def write_table(df: Any, out: TextIO, fetch_size: int) -> None:
-    names: List[str] = []
-    cells: List[List[str]] = []
+def write_table(df: DataFrame, out: TextIO, fetch_size: int) -> None:
+    names: list[str] = []
+    cells: list[list[str]] = []
     for kind, payload in _rows(df, fetch_size):
         if kind == "schema":
             names = payload
@@ -350,7 +418,7 @@ def write_table(df: Any, out: TextIO, fetch_size: int) -> None:
     out.write(f"({len(cells)} row{'' if len(cells) == 1 else 's'})\n")
 
 
-def write_csv(df: Any, out: TextIO, fetch_size: int) -> None:
+def write_csv(df: DataFrame, out: TextIO, fetch_size: int) -> None:
     writer = csv.writer(out, lineterminator="\n")
     for kind, payload in _rows(df, fetch_size):
         if kind == "schema":
@@ -359,7 +427,7 @@ def write_csv(df: Any, out: TextIO, fetch_size: int) -> None:
             writer.writerow(["" if v is None else _cell(v) for v in payload])
 
 
-def run(args: argparse.Namespace, out: Optional[TextIO] = None, err: Optional[TextIO] = None) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
     if (args.query is None) == (args.file is None):
@@ -388,8 +456,15 @@ def run(args: argparse.Namespace, out: Optional[TextIO] = None, err: Optional[Te
         spark.stop()
 
 
-def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace, out: TextIO,
-                    err: TextIO, show: bool, delay: float) -> int:
+def _run_statements(
+    spark: SparkSession,
+    statements: list[str],
+    args: argparse.Namespace,
+    out: TextIO,
+    err: TextIO,
+    show: bool,
+    delay: float,
+) -> int:
     from pyspark.errors import PySparkException
 
     # PySpark 4 logs every failing query (with the JVM stack trace) before raising it; the error
@@ -403,7 +478,7 @@ def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace,
             PySparkLogger.getLogger(name).disabled = True
 
     try:
-        with (progress(spark, err, delay) if show else contextlib.nullcontext()):
+        with progress(spark, err, delay) if show else contextlib.nullcontext():
             for sql in statements[:-1]:
                 spark.sql(sql).collect()
             df = spark.sql(statements[-1])
@@ -420,6 +495,3 @@ def _run_statements(spark: Any, statements: List[str], args: argparse.Namespace,
         err.write(f"error: {str(exc).strip().splitlines()[0]}\n")
         return 1
     return 0
-
-
-

@@ -6,12 +6,16 @@ from __future__ import annotations
 import os
 import re
 import warnings
+from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional
+from typing import TYPE_CHECKING, Any
 
 from ._build import ColsemError, build_info, jar_path
 from ._versions import check_pyspark_version
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 JARS_KEY = "spark.jars"
 PACKAGES_KEY = "spark.jars.packages"
@@ -29,10 +33,11 @@ def connect_instructions() -> str:
         "load jars or set the static conf spark.sql.extensions. Start the server with "
         f"`--jars {jar_path()}` (or `--packages {info.maven_coordinate}`) and "
         f"`--conf {EXTENSIONS_KEY}={info.extension_class}`; from this client, "
-        "`SELECT * FROM colsem_status()` (or colsem.status(spark)) then shows it is active.")
+        "`SELECT * FROM colsem_status()` (or colsem.status(spark)) then shows it is active."
+    )
 
 
-def merge_list(existing: Optional[str], item: str) -> str:
+def merge_list(existing: str | None, item: str) -> str:
     """Append ``item`` to a comma list unless an entry equals it (or, for paths, has its name)."""
     entries = [e.strip() for e in (existing or "").split(",") if e.strip()]
     name = Path(item).name
@@ -41,7 +46,7 @@ def merge_list(existing: Optional[str], item: str) -> str:
     return ",".join(entries + [item])
 
 
-def spark_defaults() -> Dict[str, str]:
+def spark_defaults() -> dict[str, str]:
     """spark-defaults.conf as spark-submit will read it, so a merge keeps the user's values."""
     conf_dir = os.environ.get("SPARK_CONF_DIR")
     if not conf_dir:
@@ -52,7 +57,7 @@ def spark_defaults() -> Dict[str, str]:
             home = str(Path(pyspark.__file__).parent)
         conf_dir = str(Path(home) / "conf")
     path = Path(conf_dir) / "spark-defaults.conf"
-    values: Dict[str, str] = {}
+    values: dict[str, str] = {}
     if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
             match = re.match(r"^\s*([^#\s=:]+)(?:\s*[=:]\s*|\s+)(.*?)\s*$", line)
@@ -92,7 +97,7 @@ def _api_mode(options: Mapping[str, Any]) -> str:
     return mode if mode in ("classic", "connect") else str(default_api_mode())
 
 
-def session_target(builder: Any) -> Target:
+def session_target(builder: SparkSession.Builder) -> Target:
     """The rule of PySpark's ``SparkSession.Builder.getOrCreate`` (3.5 to 4.3): a Connect URL
     (spark.remote or SPARK_REMOTE) starting with ``local``, or, under spark.api.mode=connect, a
     master that is not ``sc://`` (spark.master, MASTER, else ``local``), starts a local server."""
@@ -115,7 +120,7 @@ def session_target(builder: Any) -> Target:
     return Target.CLASSIC
 
 
-def _running_jvm_has_colsem() -> Optional[bool]:
+def _running_jvm_has_colsem() -> bool | None:
     """None when no JVM runs yet; else whether its classpath can load the extension class."""
     from pyspark import SparkContext
 
@@ -124,7 +129,9 @@ def _running_jvm_has_colsem() -> Optional[bool]:
             return None
         # Started by spark-submit: the JVM runs already; connecting to it sends no conf.
         SparkContext._ensure_initialized()
-    jvm = SparkContext._gateway.jvm
+    gateway = SparkContext._gateway
+    assert gateway is not None  # _ensure_initialized joined the running JVM
+    jvm = gateway.jvm
     loader = jvm.java.lang.Thread.currentThread().getContextClassLoader()
     try:
         jvm.java.lang.Class.forName(build_info().extension_class, False, loader)
@@ -133,7 +140,7 @@ def _running_jvm_has_colsem() -> Optional[bool]:
         return False
 
 
-def _settings_below_builder(jvm_running: bool) -> Dict[str, str]:
+def _settings_below_builder(jvm_running: bool) -> dict[str, str]:
     """What applies where the builder sets nothing: the running JVM's conf under spark-submit,
     else spark-defaults.conf (which spark-submit will read when it starts the JVM)."""
     if jvm_running:
@@ -147,11 +154,17 @@ def _hide_static_settings_warnings() -> None:
     """PySpark starts a local Connect server with the builder's settings, then sets them all again
     on the Connect session, where the static ones fail with a UserWarning each although the server
     took them; colsem's two would read as if colsem were not loaded."""
-    warnings.filterwarnings("ignore", message=r"Failed to set spark\.(jars|sql\.extensions) to ",
-                            category=UserWarning, module=r"pyspark\.sql\.connect\.conf")
+    warnings.filterwarnings(
+        "ignore",
+        message=r"Failed to set spark\.(jars|sql\.extensions) to ",
+        category=UserWarning,
+        module=r"pyspark\.sql\.connect\.conf",
+    )
 
 
-def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
+def configure(
+    builder: SparkSession.Builder, conf: Mapping[str, str] | None = None
+) -> SparkSession.Builder:
     """Add colsem to a ``SparkSession.builder`` and return it.
 
     Appends the bundled jar to ``spark.jars`` and ``io.colsem.ColsemExtensions`` to
@@ -176,13 +189,17 @@ def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
         raise ColsemError(
             "A SparkContext is already running without colsem's jar on its classpath, and a "
             "running JVM cannot load it: call colsem.configure(builder) before the first "
-            "SparkSession is created (or stop the running one).")
+            "SparkSession is created (or stop the running one)."
+        )
     if jvm_running and not has_colsem:
         raise ColsemError(
             "This Python was started by spark-submit, whose JVM did not get colsem's jar. Pass "
-            f"`--jars {jar_path()}` or `--packages {info.maven_coordinate}` to spark-submit.")
-    existing = {**_settings_below_builder(jvm_running),
-                **{k: str(v) for k, v in builder._options.items()}}
+            f"`--jars {jar_path()}` or `--packages {info.maven_coordinate}` to spark-submit."
+        )
+    existing = {
+        **_settings_below_builder(jvm_running),
+        **{k: str(v) for k, v in builder._options.items()},
+    }
     group_artifact = info.maven_coordinate.rsplit(":", 1)[0] + ":"
     packages = existing.get(PACKAGES_KEY, "").split(",")
     if not has_colsem and not any(p.strip().startswith(group_artifact) for p in packages):
@@ -193,14 +210,16 @@ def configure(builder: Any, conf: Optional[Mapping[str, str]] = None) -> Any:
     return builder
 
 
-_warned: List[str] = []
+_warned: list[str] = []
 
 
-def autoconfigure(builder: Any) -> None:
+def autoconfigure(builder: SparkSession.Builder) -> None:
     """What the import hook runs before every getOrCreate that may start a JVM: configure, never
     raise."""
-    if os.environ.get("COLSEM_AUTOREGISTER", "1").strip() == "0" \
-            or session_target(builder) is Target.REMOTE_CONNECT:
+    if (
+        os.environ.get("COLSEM_AUTOREGISTER", "1").strip() == "0"
+        or session_target(builder) is Target.REMOTE_CONNECT
+    ):
         return
     from pyspark.sql import SparkSession
 
@@ -211,5 +230,8 @@ def autoconfigure(builder: Any) -> None:
     except ColsemError as exc:
         if str(exc) not in _warned:
             _warned.append(str(exc))
-            warnings.warn(f"colsem was not registered automatically: {exc} "
-                          "(set COLSEM_AUTOREGISTER=0 to silence this)", stacklevel=3)
+            warnings.warn(
+                f"colsem was not registered automatically: {exc} "
+                "(set COLSEM_AUTOREGISTER=0 to silence this)",
+                stacklevel=3,
+            )

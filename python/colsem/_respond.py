@@ -25,14 +25,23 @@ import contextlib
 import inspect
 import json
 import uuid
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from ._build import ColsemError
 
-FORMATS = ("jdbc", "json")
-TYPE_SYSTEMS = ("spark", "opensearch")
-MISSING_POLICIES = ("omit", "null")
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame
+    from pyspark.sql.types import DataType
+
+# The options' values: typed for checked callers, checked at run time for the others (_check).
+Format = Literal["jdbc", "json"]
+TypeSystem = Literal["spark", "opensearch"]
+MissingPolicy = Literal["omit", "null"]
+FORMATS: tuple[Format, ...] = get_args(Format)
+TYPE_SYSTEMS: tuple[TypeSystem, ...] = get_args(TypeSystem)
+MISSING_POLICIES: tuple[MissingPolicy, ...] = get_args(MissingPolicy)
 
 # Lossless text for the types whose default JSON rendering is lossy or not ISO-8601: microseconds
 # and the session time zone's offset for TIMESTAMP, microseconds for TIMESTAMP_NTZ. Nested structs
@@ -45,11 +54,25 @@ JSON_OPTIONS = {
 
 # OpenSearch SQL's type names (the `type` of a jdbc schema entry) for Spark's types.
 _OPENSEARCH_ATOMIC = {
-    "boolean": "boolean", "byte": "byte", "short": "short", "integer": "integer", "long": "long",
-    "float": "float", "double": "double", "decimal": "double", "string": "keyword",
-    "char": "keyword", "varchar": "keyword", "binary": "binary", "date": "date",
-    "timestamp": "timestamp", "timestamp_ntz": "timestamp", "void": "undefined",
-    "variant": "object", "calendarinterval": "interval", "interval": "interval",
+    "boolean": "boolean",
+    "byte": "byte",
+    "short": "short",
+    "integer": "integer",
+    "long": "long",
+    "float": "float",
+    "double": "double",
+    "decimal": "double",
+    "string": "keyword",
+    "char": "keyword",
+    "varchar": "keyword",
+    "binary": "binary",
+    "date": "date",
+    "timestamp": "timestamp",
+    "timestamp_ntz": "timestamp",
+    "void": "undefined",
+    "variant": "object",
+    "calendarinterval": "interval",
+    "interval": "interval",
 }
 
 
@@ -57,7 +80,7 @@ class ColsemResponseError(ColsemError):
     """A response cannot be built as asked; the message says why and what to do."""
 
 
-def type_name(data_type: Any, types: str = "spark") -> str:
+def type_name(data_type: DataType, types: TypeSystem = "spark") -> str:
     """The ``type`` of a schema entry: Spark's type names (``integer``, ``long``,
     ``decimal(10,2)``, ``array<string>``, ``struct<a:integer>``) or OpenSearch SQL's (``integer``,
     ``long``, ``double``, ``keyword``, ``timestamp``, ``object``, ``nested``)."""
@@ -75,28 +98,42 @@ def type_name(data_type: Any, types: str = "spark") -> str:
             return _OPENSEARCH_ATOMIC[base]
         except KeyError:
             raise ColsemResponseError(
-                f"No OpenSearch type for Spark type {data_type.simpleString()}; use types='spark'.")
+                f"No OpenSearch type for Spark type {data_type.simpleString()}; use types='spark'."
+            ) from None
     if isinstance(data_type, T.ArrayType):
         return f"array<{type_name(data_type.elementType)}>"
     if isinstance(data_type, T.MapType):
         return f"map<{type_name(data_type.keyType)},{type_name(data_type.valueType)}>"
     if isinstance(data_type, T.StructType):
-        return "struct<" + ",".join(f"{f.name}:{type_name(f.dataType)}" for f in data_type.fields) + ">"
+        return (
+            "struct<"
+            + ",".join(f"{f.name}:{type_name(f.dataType)}" for f in data_type.fields)
+            + ">"
+        )
     return _spark_atomic_name(data_type)
 
 
-def _spark_atomic_name(data_type: Any) -> str:
+def _spark_atomic_name(data_type: DataType) -> str:
     from pyspark.sql import types as T
 
-    if isinstance(data_type, (T.DecimalType, T.CharType, T.VarcharType, T.DayTimeIntervalType,
-                              T.YearMonthIntervalType, T.NullType)):
+    if isinstance(
+        data_type,
+        (
+            T.DecimalType,
+            T.CharType,
+            T.VarcharType,
+            T.DayTimeIntervalType,
+            T.YearMonthIntervalType,
+            T.NullType,
+        ),
+    ):
         return data_type.simpleString()
     if isinstance(data_type, T.StringType):
         return "string"  # collations do not change the value's JSON type
     return data_type.typeName()
 
 
-def schema_of(df: Any, types: str = "spark") -> List[Dict[str, str]]:
+def schema_of(df: DataFrame, types: TypeSystem = "spark") -> list[dict[str, str]]:
     """``[{"name": ..., "type": ...}]`` from the DataFrame's analyzed schema."""
     try:
         fields = df.schema.fields
@@ -105,7 +142,8 @@ def schema_of(df: Any, types: str = "spark") -> List[Dict[str, str]]:
         raise ColsemResponseError(
             f"PySpark cannot read this result's schema ({exc}). On Spark 3.5 a CALENDAR INTERVAL "
             "column (make_interval, interval arithmetic on dates) cannot be returned to Python: "
-            "cast it to STRING, or use a DAY TO SECOND or YEAR TO MONTH interval.") from exc
+            "cast it to STRING, or use a DAY TO SECOND or YEAR TO MONTH interval."
+        ) from exc
     return [{"name": f.name, "type": type_name(f.dataType, types)} for f in fields]
 
 
@@ -115,7 +153,9 @@ def _check(format: str, types: str, missing: str) -> None:
     if types not in TYPE_SYSTEMS:
         raise ColsemResponseError(f"types={types!r} is not one of {', '.join(TYPE_SYSTEMS)}.")
     if missing not in MISSING_POLICIES:
-        raise ColsemResponseError(f"missing={missing!r} is not one of {', '.join(MISSING_POLICIES)}.")
+        raise ColsemResponseError(
+            f"missing={missing!r} is not one of {', '.join(MISSING_POLICIES)}."
+        )
 
 
 # The table function colsem injects (PresenceTableFunction.scala) and its present columns' names:
@@ -129,16 +169,17 @@ def _no_colsem_error(exc: Exception) -> bool:
     Connect client gets no error class, only the message, which starts with it."""
     condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
     missing = "UNRESOLVABLE_TABLE_VALUED_FUNCTION"
-    return (((condition is not None and condition() == missing) or str(exc).startswith(f"[{missing}]"))
-            and f"`{WITH_PRESENCE}`" in str(exc))
+    return (
+        (condition is not None and condition() == missing) or str(exc).startswith(f"[{missing}]")
+    ) and f"`{WITH_PRESENCE}`" in str(exc)
 
 
-def _is_connect(df: Any) -> bool:
+def _is_connect(df: DataFrame) -> bool:
     return type(df).__module__.startswith("pyspark.sql.connect")
 
 
 @contextlib.contextmanager
-def _with_presence(df: Any) -> Iterator[Tuple[Any, List[int]]]:
+def _with_presence(df: DataFrame) -> Iterator[tuple[DataFrame, list[int]]]:
     """The DataFrame with its present columns appended, computed where Spark runs by
     ``colsem_with_presence``, and for each column of ``df`` its present column's ordinal (or -1).
     The result is good until the context exits."""
@@ -149,8 +190,10 @@ def _with_presence(df: Any) -> Iterator[Tuple[Any, List[int]]]:
     view = None
     try:
         try:
-            if any(p.kind is inspect.Parameter.VAR_KEYWORD
-                   for p in inspect.signature(session.sql).parameters.values()):
+            if any(
+                p.kind is inspect.Parameter.VAR_KEYWORD
+                for p in inspect.signature(session.sql).parameters.values()
+            ):
                 # `{df}` names the DataFrame in the SQL text without a catalog entry of ours.
                 result = session.sql(query.format("{df}"), df=df)
             else:
@@ -163,19 +206,27 @@ def _with_presence(df: Any) -> Iterator[Tuple[Any, List[int]]]:
             if not _no_colsem_error(exc):
                 raise
             if _is_connect(df):
-                where, fix = "on the Spark Connect server", (
-                    "Start the server with colsem's jar and spark.sql.extensions="
-                    "io.colsem.ColsemExtensions (colsem.connect_instructions() shows how)")
+                where, fix = (
+                    "on the Spark Connect server",
+                    (
+                        "Start the server with colsem's jar and spark.sql.extensions="
+                        "io.colsem.ColsemExtensions (colsem.connect_instructions() shows how)"
+                    ),
+                )
             else:
-                where, fix = "in this session", "Create the session with colsem.configure(SparkSession.builder)"
+                where, fix = (
+                    "in this session",
+                    "Create the session with colsem.configure(SparkSession.builder)",
+                )
             raise ColsemResponseError(
                 f"colsem is not active {where} (it has no {WITH_PRESENCE} table function), so "
                 f"format='json' cannot tell MISSING values from NULL ones. {fix}, or pass "
-                "missing='null' to report MISSING values as null.") from None
+                "missing='null' to report MISSING values as null."
+            ) from None
         width = len(df.columns)
         present = [-1] * width
         for position, name in enumerate(result.columns[width:], start=width):
-            present[int(name[len(PRESENT_PREFIX):])] = position
+            present[int(name[len(PRESENT_PREFIX) :])] = position
         yield result, present
     finally:
         if view is not None:
@@ -183,7 +234,9 @@ def _with_presence(df: Any) -> Iterator[Tuple[Any, List[int]]]:
 
 
 @contextlib.contextmanager
-def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Iterator[Any]:
+def rendered_rows(
+    df: DataFrame, format: Format = "jdbc", missing: MissingPolicy = "omit"
+) -> Iterator[DataFrame]:
     """A one-column DataFrame (``row``, a string): each row of ``df`` as its JSON text, an array
     (``jdbc``) or an object without its MISSING values (``json``). Read it inside the context."""
     from pyspark.sql import functions as F
@@ -195,10 +248,12 @@ def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Itera
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ColsemResponseError(
-                f"format='json' needs distinct column names, but {', '.join(map(repr, duplicates))} "
-                "appear more than once; give the columns distinct aliases (or use format='jdbc').")
+                "format='json' needs distinct column names, but "
+                f"{', '.join(map(repr, duplicates))} "
+                "appear more than once; give the columns distinct aliases (or use format='jdbc')."
+            )
     with contextlib.ExitStack() as stack:
-        present: List[int] = [-1] * len(fields)
+        present: list[int] = [-1] * len(fields)
         source = df
         if format == "json" and missing == "omit" and fields:
             source, present = stack.enter_context(_with_presence(df))
@@ -216,14 +271,16 @@ def rendered_rows(df: Any, format: str = "jdbc", missing: str = "omit") -> Itera
                 if present[i] >= 0:
                     # NULL present (the other side of an outer join) keeps the key: only an absent
                     # key or path is MISSING.
-                    item = F.when(F.col(positional[present[i]]) == F.lit(False), F.lit(None)).otherwise(item)
+                    item = F.when(
+                        F.col(positional[present[i]]) == F.lit(False), F.lit(None)
+                    ).otherwise(item)
                 items.append(item)
             body = F.concat_ws(",", *items) if items else F.lit("")
             row = F.concat(F.lit("{"), body, F.lit("}"))
         yield source.select(row.alias("row"))
 
 
-def _value_json(column: Any, data_type: Any) -> Any:
+def _value_json(column: Column, data_type: DataType) -> Column:
     """JSON text of one value. ``to_json(array(v))`` is ``[<v as JSON>]`` for every type Spark can
     write as JSON; the brackets are cut off. Spark writes a FLOAT inside JSON as the double it
     widens to (1.1 -> 1.100000023841858) and a decimal with Java's BigDecimal text (1.0E-7); a
@@ -245,15 +302,20 @@ def _value_json(column: Any, data_type: Any) -> Any:
     return value
 
 
-def _pieces(df: Any, format: str, types: str, missing: str, fetch_size: int) -> Iterator[Tuple[str, Any]]:
-    """("head", text), ("rows", [row texts]) per batch of at most fetch_size rows, ("tail", count)."""
+def _pieces(
+    df: DataFrame, format: Format, types: TypeSystem, missing: MissingPolicy, fetch_size: int
+) -> Iterator[tuple[str, Any]]:
+    """("head", text), ("rows", [row texts]) per batch of at most fetch_size rows, then
+    ("tail", count)."""
     if fetch_size < 1:
-        raise ColsemResponseError(f"fetch_size must be a positive number of rows, got {fetch_size}.")
+        raise ColsemResponseError(
+            f"fetch_size must be a positive number of rows, got {fetch_size}."
+        )
     _check(format, types, missing)
     schema = schema_of(df, types)
     with rendered_rows(df, format, missing) as rows:
         yield "head", schema
-        batch: List[str] = []
+        batch: list[str] = []
         count = 0
         for r in rows.toLocalIterator():
             batch.append(r[0])
@@ -267,10 +329,16 @@ def _pieces(df: Any, format: str, types: str, missing: str, fetch_size: int) -> 
     yield "tail", count
 
 
-def respond_iter(df: Any, format: str = "jdbc", types: str = "spark", fetch_size: int = 1000,
-                 missing: str = "omit") -> Iterator[str]:
+def respond_iter(
+    df: DataFrame,
+    format: Format = "jdbc",
+    types: TypeSystem = "spark",
+    fetch_size: int = 1000,
+    missing: MissingPolicy = "omit",
+) -> Iterator[str]:
     """The response document as JSON text, in pieces: the schema first, then one piece per
-    ``fetch_size`` rows, then ``total``/``size``/``status``. Concatenated they are one JSON document.
+    ``fetch_size`` rows, then ``total``/``size``/``status``. Concatenated they are one JSON
+    document.
 
     The rows come from ``toLocalIterator``: the driver JVM holds one partition at a time and Python
     at most one piece, so memory does not grow with the result; ``total`` is counted as the rows
@@ -278,7 +346,11 @@ def respond_iter(df: Any, format: str = "jdbc", types: str = "spark", fetch_size
     first = True
     for kind, payload in _pieces(df, format, types, missing, fetch_size):
         if kind == "head":
-            yield '{"schema":' + json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + ',"datarows":['
+            yield (
+                '{"schema":'
+                + json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+                + ',"datarows":['
+            )
         elif kind == "rows":
             yield ("" if first else ",") + ",".join(payload)
             first = False
@@ -286,7 +358,12 @@ def respond_iter(df: Any, format: str = "jdbc", types: str = "spark", fetch_size
             yield f'],"total":{payload},"size":{payload},"status":200}}'
 
 
-def respond_text(df: Any, format: str = "jdbc", types: str = "spark", missing: str = "omit") -> str:
+def respond_text(
+    df: DataFrame,
+    format: Format = "jdbc",
+    types: TypeSystem = "spark",
+    missing: MissingPolicy = "omit",
+) -> str:
     """The whole response document as one JSON string (see :func:`respond_iter`)."""
     return "".join(respond_iter(df, format, types, missing=missing))
 
@@ -297,15 +374,20 @@ def loads(text: str) -> Any:
     return json.loads(text, parse_float=Decimal)
 
 
-def respond(df: Any, format: str = "jdbc", types: str = "spark", missing: str = "omit",
-            fetch_size: Optional[int] = None) -> Dict[str, Any]:
+def respond(
+    df: DataFrame,
+    format: Format = "jdbc",
+    types: TypeSystem = "spark",
+    missing: MissingPolicy = "omit",
+    fetch_size: int | None = None,
+) -> dict[str, Any]:
     """The response as a dict: ``{"schema", "datarows", "total", "size", "status"}``.
 
     ``format="jdbc"``: each row a list in schema order; NULL and MISSING are both ``None``.
     ``format="json"``: each row a dict; NULL is ``None`` and a MISSING value (absent map key or
     variant path) has no key. ``types``: ``"spark"`` or ``"opensearch"`` type names. Non-integer
-    numbers are ``decimal.Decimal`` (lossless); dates and timestamps ISO-8601 strings; binary base64;
-    structs and maps dicts; arrays lists. ``fetch_size`` rows are moved from Spark at a time
+    numbers are ``decimal.Decimal`` (lossless); dates and timestamps ISO-8601 strings; binary
+    base64; structs and maps dicts; arrays lists. ``fetch_size`` rows are moved from Spark at a time
     (default: all at once with ``collect``)."""
     _check(format, types, missing)
     schema = schema_of(df, types)
@@ -317,5 +399,10 @@ def respond(df: Any, format: str = "jdbc", types: str = "spark", missing: str = 
         for kind, payload in _pieces(df, format, types, missing, fetch_size):
             if kind == "rows":
                 datarows.extend(loads(t) for t in payload)
-    return {"schema": schema, "datarows": datarows, "total": len(datarows), "size": len(datarows),
-            "status": 200}
+    return {
+        "schema": schema,
+        "datarows": datarows,
+        "total": len(datarows),
+        "size": len(datarows),
+        "status": 200,
+    }

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
 
 
-def status(spark: Any) -> Dict[str, str]:
+def status(spark: SparkSession) -> dict[str, str]:
     """Whether colsem is active in ``spark`` (classic or Connect), its version, the Spark line it
     was built for and every ``spark.colsem.*`` setting. ``{"active": "false", ...}`` when the
     session has no colsem."""
@@ -21,7 +24,7 @@ def status(spark: Any) -> Dict[str, str]:
         return {
             "active": "false",
             "reason": "colsem_status() does not exist in this session: colsem's extension was not "
-                      "applied (see the driver log for a COLSEM_INCOMPATIBLE_SPARK line, or call "
-                      "colsem.configure(builder) before the first session).",
+            "applied (see the driver log for a COLSEM_INCOMPATIBLE_SPARK line, or call "
+            "colsem.configure(builder) before the first session).",
         }
     return {row["key"]: row["value"] for row in rows}

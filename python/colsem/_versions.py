@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ._build import UnsupportedSparkVersion, build_info, is_supported, running_pyspark_version
 
 __all__ = ["UnsupportedSparkVersion", "check_pyspark_version", "is_supported"]
 
 
-def check_pyspark_version(version: Optional[str] = None) -> str:
+def check_pyspark_version(version: str | None = None) -> str:
     """Return the pyspark version, or raise UnsupportedSparkVersion listing what is supported."""
     version = version or running_pyspark_version()
     build_info(version)

@@ -27,9 +27,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -37,10 +37,10 @@ sys.path.insert(0, str(HERE))
 from corpus import COLUMNS, ITEMS, TABLE_ROWS  # noqa: E402
 
 GOLDEN = HERE / "golden"
-Runner = Callable[[str], Dict[str, str]]
+Runner = Callable[[str], dict[str, str]]
 
 
-def sql_value(v: Optional[str]) -> str:
+def sql_value(v: str | None) -> str:
     if v is None:
         return "NULL"
     if isinstance(v, str) and not v.replace(".", "").isdigit():
@@ -48,7 +48,7 @@ def sql_value(v: Optional[str]) -> str:
     return str(v)
 
 
-def setup_statements() -> List[str]:
+def setup_statements() -> list[str]:
     cols = ", ".join(f"{n} {t}" for n, t in COLUMNS)
     rows = ", ".join("(" + ", ".join(sql_value(v) for v in row) + ")" for row in TABLE_ROWS)
     return [f"CREATE TABLE t ({cols})", f"INSERT INTO t VALUES {rows}"]
@@ -60,14 +60,17 @@ def query(item: str) -> str:
 
 def first_line(text: str) -> str:
     """The error's message line (the MariaDB client prints the statement in a box before it)."""
-    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip() and not ln.startswith("----")]
+    lines = [
+        ln.strip() for ln in text.strip().splitlines() if ln.strip() and not ln.startswith("----")
+    ]
     errors = [ln for ln in lines if ln.upper().startswith("ERROR")]
     return (errors or lines or ["error"])[0]
 
 
 # --- SQLite -------------------------------------------------------------------------------------
 
-def run_sqlite() -> Dict[str, object]:
+
+def run_sqlite() -> dict[str, object]:
     con = sqlite3.connect(":memory:")
     for s in setup_statements():
         con.execute(s)
@@ -83,21 +86,28 @@ def run_sqlite() -> Dict[str, object]:
 
 # --- servers ------------------------------------------------------------------------------------
 
-def server_user(system_user: str) -> Optional[str]:
+
+def server_user(system_user: str) -> str | None:
     """Whom to run a server as: the current user, or a system user when running as root."""
     return system_user if os.geteuid() == 0 else None
 
 
-def as_user(user: Optional[str], cmd: List[str]) -> List[str]:
+def as_user(user: str | None, cmd: list[str]) -> list[str]:
     return ["runuser", "-u", user, "--"] + cmd if user else cmd
 
 
-def apt_install(packages: List[str]) -> None:
+def apt_install(packages: list[str]) -> None:
     if os.geteuid() != 0:
-        raise SystemExit(f"{packages} missing: install them (apt-get install {' '.join(packages)}) or run as root")
+        raise SystemExit(
+            f"{packages} missing: install them (apt-get install {' '.join(packages)}) or run as root"
+        )
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-    subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + packages, check=True, env=env)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + packages,
+        check=True,
+        env=env,
+    )
 
 
 def pg_bin() -> Path:
@@ -109,7 +119,7 @@ def pg_bin() -> Path:
 
 
 @contextmanager
-def private_dir(user: Optional[str]) -> Iterator[Path]:
+def private_dir(user: str | None) -> Iterator[Path]:
     base = Path(tempfile.mkdtemp(prefix="colsem-naming-"))
     try:
         if user:
@@ -127,20 +137,70 @@ def postgres_server() -> Iterator[Runner]:
     user = server_user("postgres")
     with private_dir(user) as base:
         data, sock = base / "data", base
-        subprocess.run(as_user(user, [str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "colsem",
-                                      "--no-sync", "-E", "UTF8", "--locale=C"]),
-                       check=True, capture_output=True)
+        subprocess.run(
+            as_user(
+                user,
+                [
+                    str(bindir / "initdb"),
+                    "-D",
+                    str(data),
+                    "-A",
+                    "trust",
+                    "-U",
+                    "colsem",
+                    "--no-sync",
+                    "-E",
+                    "UTF8",
+                    "--locale=C",
+                ],
+            ),
+            check=True,
+            capture_output=True,
+        )
         opts = f"-k {sock} -c listen_addresses='' -p 54329 -c fsync=off"
-        subprocess.run(as_user(user, [str(bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-l",
-                                      str(base / "log"), "-w", "start"]), check=True, capture_output=True)
-        psql = [str(bindir / "psql"), "-X", "-q", "-h", str(sock), "-p", "54329", "-U", "colsem", "-d", "postgres"]
+        subprocess.run(
+            as_user(
+                user,
+                [
+                    str(bindir / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-o",
+                    opts,
+                    "-l",
+                    str(base / "log"),
+                    "-w",
+                    "start",
+                ],
+            ),
+            check=True,
+            capture_output=True,
+        )
+        psql = [
+            str(bindir / "psql"),
+            "-X",
+            "-q",
+            "-h",
+            str(sock),
+            "-p",
+            "54329",
+            "-U",
+            "colsem",
+            "-d",
+            "postgres",
+        ]
         try:
             for s in setup_statements():
-                subprocess.run(psql + ["-v", "ON_ERROR_STOP=1", "-c", s], check=True, capture_output=True)
+                subprocess.run(
+                    psql + ["-v", "ON_ERROR_STOP=1", "-c", s], check=True, capture_output=True
+                )
 
-            def run(item: str) -> Dict[str, str]:
-                p = subprocess.run(psql + ["--csv", "-v", "ON_ERROR_STOP=1", "-c", query(item)],
-                                   capture_output=True, text=True)
+            def run(item: str) -> dict[str, str]:
+                p = subprocess.run(
+                    psql + ["--csv", "-v", "ON_ERROR_STOP=1", "-c", query(item)],
+                    capture_output=True,
+                    text=True,
+                )
                 if p.returncode != 0:
                     return {"error": first_line(p.stderr)}
                 header = next(csv.reader(io.StringIO(p.stdout)))
@@ -148,12 +208,18 @@ def postgres_server() -> Iterator[Runner]:
 
             yield run
         finally:
-            subprocess.run(as_user(user, [str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]),
-                           capture_output=True)
+            subprocess.run(
+                as_user(
+                    user, [str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]
+                ),
+                capture_output=True,
+            )
 
 
 def postgres_version(bindir: Path) -> str:
-    return subprocess.run([str(bindir / "postgres"), "--version"], capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        [str(bindir / "postgres"), "--version"], capture_output=True, text=True
+    ).stdout.strip()
 
 
 @contextmanager
@@ -165,13 +231,39 @@ def mariadb_server() -> Iterator[Runner]:
     with private_dir(user) as base:
         data, sock = base / "data", base / "mysqld.sock"
         run_as = ["--user=" + (user or pwd.getpwuid(os.getuid()).pw_name)]
-        subprocess.run(as_user(user, ["mariadb-install-db", "--no-defaults", f"--datadir={data}",
-                                      "--auth-root-authentication-method=normal", "--skip-test-db"] + run_as),
-                       check=True, capture_output=True)
-        server = subprocess.Popen(as_user(user, [mariadbd, "--no-defaults", f"--datadir={data}", f"--socket={sock}",
-                                                 "--skip-networking", f"--pid-file={base / 'pid'}",
-                                                 f"--log-error={base / 'log'}", "--skip-grant-tables"] + run_as),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            as_user(
+                user,
+                [
+                    "mariadb-install-db",
+                    "--no-defaults",
+                    f"--datadir={data}",
+                    "--auth-root-authentication-method=normal",
+                    "--skip-test-db",
+                ]
+                + run_as,
+            ),
+            check=True,
+            capture_output=True,
+        )
+        server = subprocess.Popen(
+            as_user(
+                user,
+                [
+                    mariadbd,
+                    "--no-defaults",
+                    f"--datadir={data}",
+                    f"--socket={sock}",
+                    "--skip-networking",
+                    f"--pid-file={base / 'pid'}",
+                    f"--log-error={base / 'log'}",
+                    "--skip-grant-tables",
+                ]
+                + run_as,
+            ),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         client = ["mariadb", "--no-defaults", f"--socket={sock}", "-u", "root"]
         try:
             for _ in range(300):
@@ -180,14 +272,18 @@ def mariadb_server() -> Iterator[Runner]:
                 time.sleep(0.1)
             else:
                 raise RuntimeError("MariaDB did not start: " + (base / "log").read_text()[-2000:])
-            subprocess.run(client + ["-e", "CREATE DATABASE naming"], check=True, capture_output=True)
+            subprocess.run(
+                client + ["-e", "CREATE DATABASE naming"], check=True, capture_output=True
+            )
             for s in setup_statements():
                 subprocess.run(client + ["naming", "-e", s], check=True, capture_output=True)
 
-            def run(item: str) -> Dict[str, str]:
+            def run(item: str) -> dict[str, str]:
                 # Bytes, decoded without text mode's newline translation (a name may hold "\r\n").
-                p = subprocess.run(client + ["naming", "--xml", "-e", exact_statement(query(item))],
-                                   capture_output=True)
+                p = subprocess.run(
+                    client + ["naming", "--xml", "-e", exact_statement(query(item))],
+                    capture_output=True,
+                )
                 if p.returncode != 0:
                     return {"error": first_line(p.stderr.decode("utf-8", "replace"))}
                 return {"name": first_field_name(p.stdout.decode("utf-8"))}
@@ -202,8 +298,10 @@ def exact_statement(sql: str) -> str:
     """A client command that makes the server run `sql` byte for byte, as an application's driver
     sends it: the mariadb client rewrites what it is given (it strips comments, and re-spaces text
     even with --comments), but not a prepared statement's text given in hex."""
-    return (f"SET @q = CONVERT(X'{sql.encode().hex()}' USING utf8mb4); "
-            "PREPARE q FROM @q; EXECUTE q; DEALLOCATE PREPARE q;")
+    return (
+        f"SET @q = CONVERT(X'{sql.encode().hex()}' USING utf8mb4); "
+        "PREPARE q FROM @q; EXECUTE q; DEALLOCATE PREPARE q;"
+    )
 
 
 def first_field_name(xml: str) -> str:
@@ -216,16 +314,18 @@ def first_field_name(xml: str) -> str:
 
 
 def mariadb_version() -> str:
-    return subprocess.run(["mariadb", "--no-defaults", "--version"], capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["mariadb", "--no-defaults", "--version"], capture_output=True, text=True
+    ).stdout.strip()
 
 
-def run_server(engine: str, server, version: Callable[[], str]) -> Dict[str, object]:
+def run_server(engine: str, server, version: Callable[[], str]) -> dict[str, object]:
     with server() as run:
         results = [dict(item=item, **run(item)) for item in ITEMS]
     return {"engine": engine, "version": version(), "results": results}
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engines", default="sqlite,postgres,mariadb")
     args = parser.parse_args(argv)
@@ -243,8 +343,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         path = GOLDEN / f"{engine}.json"
         path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
         accepted = sum(1 for r in record["results"] if "name" in r)
-        print(f"{engine} ({record['version']}): {accepted}/{len(ITEMS)} items accepted -> {path} "
-              f"in {time.time() - started:.1f}s")
+        print(
+            f"{engine} ({record['version']}): {accepted}/{len(ITEMS)} items accepted -> {path} "
+            f"in {time.time() - started:.1f}s"
+        )
     return 0
 
 
