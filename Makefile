@@ -47,8 +47,14 @@ SMOKE_TESTS := tests/test_ways_in.py \
   'tests/test_golden.py::test_golden_file[invariants]' \
   tests/test_respond.py::test_bank_example_jdbc \
   tests/test_spark_internals.py
+# The wide suite (`make wide SPARK=<line>`, CI's run on 4.0 and 4.2): the smoke suite, every golden
+# file (with the line's own results under tests/sql/results/<line>/) and the feature suites whose
+# plans differ between lines' analyzers: lateral-alias shapes, star, naming, responses, invariants.
+WIDE_TESTS := tests/test_ways_in.py tests/test_spark_internals.py tests/test_golden.py \
+  tests/test_lateral_alias_shapes.py tests/test_star.py tests/test_naming.py tests/test_respond.py \
+  tests/test_invariants.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint check test smoke formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint check test smoke wide formats demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
@@ -58,6 +64,8 @@ help:
 	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package (seconds)"
 	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
+	@echo "make wide SPARK=L   the smoke suite, every golden file and the lateral-alias shapes, star, naming,"
+	@echo "                    responses and invariants suites on line L"
 	@echo "make formats        star strategies on real Delta Lake and Iceberg tables (Spark $(FORMATS_LINE))"
 	@echo "make golden         rewrite tests/sql/results and analyzer-results on SPARK's line (review the diff)"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
@@ -170,6 +178,12 @@ smoke: install
 	$(PY) python/build_jar.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
+
+# The wide suite on line SPARK: as `smoke`, with WIDE_TESTS.
+wide: install
+	$(PY) python/build_jar.py --line $(SPARK) --publish-m2 $(M2)
+	@echo "==> wide suite on Spark $(SPARK) ($(VENV))"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(WIDE_TESTS) $(PYTEST_ARGS)
 
 # Real Delta Lake and Apache Iceberg tables (tests/test_table_formats.py), and colsem beside
 # Apache DataFusion Comet (tests/test_comet.py), in .venv-formats: the

@@ -197,9 +197,10 @@ def error(invariant: int, culprit: str, problem: str, diff: str) -> dict:
 OPERATOR_BATCH = "(batch 'Operator Optimization before Inferring Filters')"
 # The binding failure a renamed column causes far from the rule that renamed it, in each line's words.
 MISSING_ATTRIBUTE = {
-    "jvm": "java.lang.IllegalStateException: Couldn't find u#"
-    if LINE == "3.5"
-    else "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]"
+    "jvm": {
+        "3.5": "java.lang.IllegalStateException: Couldn't find u#",
+        "4.0": "org.apache.spark.SparkException: [INTERNAL_ERROR] Couldn't find u#",
+    }.get(LINE, "org.apache.spark.SparkException: [INTERNAL_ERROR_ATTRIBUTE_NOT_FOUND]")
 }
 CORRUPT = {"schema": "struct<s1:int,u:string>", "corrupt": [[1, "A"], [2, "B"]]}
 # What each broken rule does to the query with invariants off (silently), and the error it gets

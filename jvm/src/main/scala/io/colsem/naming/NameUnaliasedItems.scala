@@ -105,6 +105,9 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
   /** Items whose name this rule decides: not already named, not a generator. */
   private def nameable(child: Expression): Boolean = NameUnaliasedItems.written(child) match {
     case _: NamedExpression | _: LateralAliasCandidate | _: Generator | _: GeneratorOuter => false
+    // A pipe AGGREGATE's GROUP BY ordinal is the grouping column, with that column's name (Spark
+    // 4.0 and 4.1 parse it inside an UnresolvedAlias, later lines bare).
+    case o if SparkShims.isPipeAggregateOrdinal(o) => false
     case u: UnresolvedFunction => !FunctionKinds.isGenerator(session, u)
     case _ => true
   }

@@ -2,7 +2,7 @@ package io.colsem.naming
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.analysis.{MultiAlias, ResolveWithCTE, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.analysis.{MultiAlias, ResolveWithCTE, UnresolvedAlias, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Generator, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, WithCTE}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -127,12 +127,13 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   /** Whether every item is resolved but the pending ones, whose expressions are. A generator's
    *  MultiAlias or Alias counts as resolved once its generator is: Spark's ExtractGenerator gives it its
    *  names only when every other item of the list is resolved; so does a pipe AGGREGATE's
-   *  GROUP BY ordinal. */
+   *  GROUP BY ordinal (inside an UnresolvedAlias on Spark 4.0 and 4.1). */
   private def ready(items: Seq[NamedExpression]): Boolean = items.forall {
     case u: UnresolvedDialectAlias => u.child.resolved
     case m: MultiAlias => m.child.resolved
     case Alias(g: Generator, _) => g.resolved
     case o if SparkShims.isPipeAggregateOrdinal(o) => true
+    case UnresolvedAlias(o, _) if SparkShims.isPipeAggregateOrdinal(o) => true
     case other => other.resolved
   }
 

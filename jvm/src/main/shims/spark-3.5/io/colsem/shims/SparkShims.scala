@@ -42,10 +42,8 @@ object SparkShims extends SharedShims {
   /** Spark 3.5 has no SQL functions. */
   def callsSqlFunction(e: Expression): Boolean = false
 
-  /** Spark 3.5's native lateral aliases fail under ROLLUP, CUBE and GROUPING SETS when an item
-   *  reads a grouped item's alias (`SELECT least(k, y) AS a2, a2 AS v ... GROUP BY ROLLUP(a2)`:
-   *  INTERNAL_ERROR "Resolved plan should not contain any LateralColumnAliasReference"). */
-  val nativeLateralAliasesUnderGroupingSets: Boolean = false
+  /** Whether native lateral aliases answer under ROLLUP, CUBE and GROUPING SETS (not on 3.5). */
+  val nativeLateralAliasesUnderGroupingSets: Boolean = NativeLateralAliases.underGroupingSets
 
   /** Spark 3.5 has no COLLATE clause. */
   def isCollate(e: Expression): Boolean = false

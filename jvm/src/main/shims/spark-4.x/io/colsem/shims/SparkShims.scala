@@ -61,8 +61,8 @@ object SparkShims extends SharedShims {
   def callsSqlFunction(e: Expression): Boolean =
     e.containsPattern(org.apache.spark.sql.catalyst.trees.TreePattern.SQL_FUNCTION_EXPRESSION)
 
-  /** Spark 4's native lateral aliases answer under ROLLUP, CUBE and GROUPING SETS. */
-  val nativeLateralAliasesUnderGroupingSets: Boolean = true
+  /** Whether native lateral aliases answer under ROLLUP, CUBE and GROUPING SETS (from 4.2). */
+  val nativeLateralAliasesUnderGroupingSets: Boolean = NativeLateralAliases.underGroupingSets
 
   /** Whether `e` is a COLLATE clause (`s COLLATE UNICODE_CI`). */
   def isCollate(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.Collate]
