@@ -352,7 +352,7 @@ def _group(g: Node, inline: bool, written: dict[str | int, str], in_sets: bool =
     inlined. The expression written in their place would differ: an integer literal would be an
     ordinal, and `CAST(0 AS INT)` would not match the item `0`, which CUBE then would not null.
     Except inside ROLLUP, CUBE and GROUPING SETS with sets_written_out (written: the inlined
-    expressions by alias name and ordinal): Spark 3.5 groups there by the item's own column, which
+    expressions by alias name and ordinal): Spark 3.5 to 4.1 group there by the item's own column, which
     no other inlined item matches (MISSING_AGGREGATION for `least(k, y) AS a2, least(k, y) AS v
     ... ROLLUP(a2)`, and a constant `lower('')` in another item is not nulled)."""
 
