@@ -167,6 +167,7 @@ def run_statement(session: Any, sql: str) -> dict:
 _PLAN_NOISE = [
     (re.compile(r"#\d+"), "#x"),
     (re.compile(r"(CTERelation(?:Def|Ref)) \d+"), r"\1 x"),
+    (re.compile(r"(UnionLoop(?:Ref)?) \d+"), r"\1 x"),
     (re.compile(r"@[0-9a-f]{5,}\b"), "@x"),
     (re.compile(r"file:[^\s,\])]+"), "file:[path]"),
     (re.compile(r"plan_id=\d+"), "plan_id=x"),
