@@ -16,11 +16,12 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * over its input, so a chain of N aliases needs no N analyzer iterations and no alias expression is
  * ever copied:
  * {{{
- *   Project [x, y, (x + k)]                        Project [x, y, (x + k)]
- *   +- input                                =>     +- Project [a, k, x, (x * 2) AS y]   level 1
- *      (items: a + 1 AS x, x * 2 AS y, x + k)         +- Project [a, k, (a + 1) AS x]    level 0
- *                                                        +- input
+ *   Project [x, y, (x + k)]                        Project [x, (x * 2) AS y, (x + k)]
+ *   +- input                                =>     +- Project [a, k, (a + 1) AS x]      level 0
+ *      (items: a + 1 AS x, x * 2 AS y, x + k)         +- input
  * }}}
+ * Only aliases a later item uses get a level: `y` is computed in the list itself (the plans in
+ * tests/sql/analyzer-results/lateral_alias.sql.out show it).
  * The aliases are computed under their own names, as Spark's native support builds them, unless
  * that could capture a name the list leaves to Spark ([[privateCopy]]). None when a level does not
  * resolve as a projection (or window functions over one): an aggregate or a generator would change

@@ -23,10 +23,9 @@ import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, LateralAlias
  *  - [[AggregateSubqueries]]: subqueries of aggregate lists naming an alias, above the Aggregate.
  * A plain SELECT list:
  * {{{
- *   Project [a + 1 AS x, x * 2 AS y]               Project [x, y]
- *   +- Relation t [a, k]                    =>     +- Project [a, k, x, (x * 2) AS y]
- *      (x in the list: a candidate)                   +- Project [a, k, (a + 1) AS x]
- *                                                        +- Relation t [a, k]
+ *   Project [a + 1 AS x, x * 2 AS y]               Project [x, (x * 2) AS y]
+ *   +- Relation t [a, k]                    =>     +- Project [a, k, (a + 1) AS x]
+ *      (x in the list: a candidate)                   +- Relation t [a, k]
  * }}}
  * Whatever this rule cannot rewrite (a level that does not resolve on its own) gets its plain
  * names back, and Spark's native support applies.
