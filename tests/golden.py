@@ -134,23 +134,28 @@ def condition(exc: Any) -> str:
 
 def run_statement(session: Any, sql: str) -> dict:
     """Schema and rows (sorted unless the query orders them), or the error."""
+    return run_with_plan(session, sql)[0]
+
+
+def run_with_plan(session: Any, sql: str) -> tuple[dict, str | None]:
+    """run_statement's answer and the statement's analyzed plan (None when it was refused)."""
     from py4j.protocol import Py4JJavaError
     from pyspark.errors import AnalysisException, PySparkException
 
     try:
         df = session.sql(sql)
         rows = ["\t".join(format_value(v) for v in row) for row in df.collect()]
-        return {
+        result = {
             "schema": df.schema.simpleString(),
             "rows": rows if is_ordered(sql) else sorted(rows),
-            "analysis": analyzed_plan(df),
         }
+        return result, analyzed_plan(df)
     except (AnalysisException, PySparkException) as exc:
         return {
             "error": condition(exc),
             "sqlState": exc.getSqlState(),
             "parameters": dict(sorted((exc.getMessageParameters() or {}).items())),
-        }
+        }, None
     except Py4JJavaError as exc:  # JVM errors PySpark does not convert (INTERNAL_ERROR, ...)
         java = exc.java_exception
         try:
@@ -158,9 +163,9 @@ def run_statement(session: Any, sql: str) -> dict:
                 "error": condition(java),
                 "sqlState": java.getSqlState(),
                 "parameters": dict(sorted(dict(java.getMessageParameters()).items())),
-            }
+            }, None
         except Exception:  # no error class at all (a bug of that Spark line): its Java class
-            return {"error": java.getClass().getName(), "sqlState": None, "parameters": {}}
+            return {"error": java.getClass().getName(), "sqlState": None, "parameters": {}}, None
 
 
 # What differs between runs of the same plan (Spark's SQLQueryTestHelper normalises the same).
@@ -185,14 +190,14 @@ def analyzed_plan(df: Any) -> str:
     return text
 
 
-def render_analysis(sql: str, result: dict) -> str:
+def render_analysis(sql: str, result: dict, plan: str | None) -> str:
     """One statement of an analyzer-results file: the statement and its analyzed plan, or the
     error class it was refused with."""
     out = ["-- !query", sql]
     if "error" in result:
         out += ["-- !query analysis error", f"{result['error']} (SQLSTATE {result['sqlState']})"]
     else:
-        out += ["-- !query analysis", result["analysis"]]
+        out += ["-- !query analysis", str(plan)]
     return "\n".join(out) + "\n"
 
 

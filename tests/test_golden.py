@@ -17,7 +17,7 @@ from golden import (
     record_result,
     render,
     render_analysis,
-    run_statement,
+    run_with_plan,
     running_line,
     statements,
     version_property,
@@ -30,13 +30,17 @@ CASES = sorted(p.stem for p in INPUTS.glob("*.sql"))
 def test_golden_file(spark, name: str):
     session = spark.newSession()
     ran = [
-        (sql, run_statement(session, sql))
+        (sql, *run_with_plan(session, sql))
         for sql in statements((INPUTS / f"{name}.sql").read_text())
     ]
     line = running_line()
     failures = []
-    for folder, rendered in ((RESULTS, render), (ANALYZER_RESULTS, render_analysis)):
-        actual = "\n".join(rendered(sql, result) for sql, result in ran)
+    renderings = {
+        RESULTS: lambda sql, result, plan: render(sql, result),
+        ANALYZER_RESULTS: render_analysis,
+    }
+    for folder, rendered in renderings.items():
+        actual = "\n".join(rendered(sql, result, plan) for sql, result, plan in ran)
         if os.environ.get("COLSEM_GOLDEN_REGENERATE") == "1":
             record_result(name, line, actual, folder)
         expected_path = expected_result(name, line, folder)
