@@ -40,7 +40,7 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
     val key = LateralAliasConf.nameKey(conf)
     var defined = Set.empty[String]
     items.map { item =>
-      val marked = if (defined.isEmpty) item else mark(item, defined, key) match {
+      val marked = if (!mentionsAny(item, defined, key)) item else mark(item, defined, key) match {
         case named: NamedExpression => named
         // A bare name as a whole item (`SELECT s1 AS x, x`) keeps its name through an alias.
         case candidate => UnresolvedAlias(candidate)
@@ -52,6 +52,15 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
       marked
     }
   }
+
+  /** Whether the item names one of `names` at all (lambda parameters aside): most items name no
+   *  alias, and looking costs no copy of the item. */
+  private def mentionsAny(item: Expression, names: Set[String], key: String => String): Boolean =
+    names.nonEmpty && item.exists {
+      case u: UnresolvedAttribute => names.contains(key(u.nameParts.head))
+      case v: UnresolvedNamedLambdaVariable => names.contains(key(v.nameParts.head))
+      case _ => false
+    }
 
   /** Wraps candidate names, except inside a lambda whose parameter has that name. */
   private def mark(expr: Expression, names: Set[String], key: String => String): Expression =

@@ -22,7 +22,7 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (plan.containsPattern(UNRESOLVED_ATTRIBUTE) && LateralAliasConf.enabled(conf) &&
         !UserQueries.resolvingSubquery) {
-      plan.foreachUp {
+      UnresolvedOperators.foreachUp(plan) {
         case p @ Project(items, child) if child.resolved => check(p, items, child)
         case a: Aggregate if a.child.resolved => check(a, a.aggregateExpressions, a.child)
         case _ =>
@@ -31,7 +31,10 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
     plan
   }
 
-  private def check(operator: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit = {
+  private def check(operator: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit =
+    if (list.exists(_.containsPattern(UNRESOLVED_ATTRIBUTE))) checkNames(operator, list, input)
+
+  private def checkNames(operator: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit = {
     val resolver = conf.resolver
     // Indexed: items(i) on a List would make this walk quadratic in the list's length.
     val items = list.toIndexedSeq
@@ -42,8 +45,8 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
         .find(j => range.contains(j) && resolver(items(j).name, name))
     // Spark's ExtractGenerator puts a generator below the list, so its alias is a column every
     // item can read, an earlier one too (`SELECT col + 1 AS col2, explode(arr) AS col`).
-    val generatorAliases = items.collect { case a @ Alias(g, _) if isGenerator(g) => a.name }
-    items.indices.foreach { i =>
+    lazy val generatorAliases = items.collect { case a @ Alias(g, _) if isGenerator(g) => a.name }
+    items.indices.filter(items(_).containsPattern(UNRESOLVED_ATTRIBUTE)).foreach { i =>
       items(i).foreach {
         case u: UnresolvedAttribute if u.nameParts.size == 1 =>
           val name = u.nameParts.head

@@ -28,7 +28,7 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
     val subqueries = !scopes.contains(LateralAliasScope.Subquery)
     if (where || subqueries) {
       // The WHERE below a list fails before the list's subqueries, as in CheckAnalysis.
-      plan.foreachUp { node =>
+      UnresolvedOperators.foreachUp(plan) { node =>
         node match {
           case Project(items, f: Filter) if where => checkWhere(items, f)
           case a: Aggregate if where && a.child.isInstanceOf[Filter] =>

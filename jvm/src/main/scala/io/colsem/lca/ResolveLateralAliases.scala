@@ -35,15 +35,19 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!plan.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) return plan
-    // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
-    val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
-    val aggregateList = new AggregateListRewrite(session, conf, nativeDepth)
     // Names outside a SELECT list (WHERE, subqueries) that may mean its aliases: never marked as
     // candidates, so only the scopes the setting names look for them.
     lazy val enabled = LateralAliasConf.enabled(conf) && !UserQueries.changesConf(plan)
     lazy val scopes = LateralAliasConf.extraScopes(conf)
     lazy val inWhere = enabled && scopes.contains(LateralAliasScope.Where)
     lazy val inSubqueries = enabled && scopes.contains(LateralAliasScope.Subquery)
+    // Without a candidate or a native reference, only the extra scopes can change anything.
+    val marked = plan.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE) ||
+      UnresolvedOperators.existsInExpressions(plan) { case _: LateralAliasCandidate => true }
+    if (!marked && !inWhere && !inSubqueries) return plan
+    // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
+    lazy val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
+    val aggregateList = new AggregateListRewrite(session, conf, nativeDepth)
     plan.resolveOperatorsUpWithPruning(
         _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
       // A WHERE naming an alias of the list above it (WhereAliases). A star cannot expand before

@@ -46,7 +46,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     val renamed = mutable.HashMap[ExprId, String]()
     val named = plan.resolveOperatorsUpWithPruning(p =>
         p.containsPattern(UNRESOLVED_ALIAS) || (renames && p.containsPattern(AGGREGATE))) {
-      case p @ Project(items, child) if child.resolved =>
+      case p @ Project(items, child) if child.resolved && items.exists(_.isInstanceOf[UnresolvedDialectAlias]) =>
         resolveList(items, ready(items)).map { list =>
           namedSqlFunctionCall ||= callsSqlFunction(items, list)
           p.copy(projectList = list)
