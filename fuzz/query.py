@@ -297,7 +297,72 @@ def _source(s: Node, inline: bool) -> str:
     return f"({_query(s.q, inline)}) AS {s.alias}"
 
 
+# The derived table the inlined form of an aggregate list's alias-reading subqueries reads.
+DERIVED = "colsem_groups"
+
+
+def _subqueries_over_groups(c: Core) -> list[int]:
+    """The items of an aggregate list that are subqueries reading the list's aliases (colsem
+    evaluates them above the Aggregate, under extraScopes=SUBQUERY)."""
+    grouped = c.group is not None or any(
+        isinstance(it, Item) and _aggregates(it.e) for it in c.items
+    )
+    return [
+        i
+        for i, it in enumerate(c.items)
+        if grouped
+        and isinstance(it, Item)
+        and isinstance(it.e, ScalarSub)
+        and any(isinstance(n, LatRef) and n.scope == "SUBQUERY" for n in walk(it.e))
+    ]
+
+
+def _aggregates(n: object) -> bool:
+    """An aggregate call in `n` outside its subqueries (which make their own aggregate lists)."""
+    if isinstance(n, Agg):
+        return True
+    if isinstance(n, Query):
+        return False
+    if isinstance(n, Node):
+        return any(_aggregates(v) for v in vars(n).values())
+    if isinstance(n, (list, tuple)):
+        return any(_aggregates(v) for v in n)
+    return False
+
+
+def _derived_core(c: Core, subqueries: list[int], outer: Env) -> str:
+    """The inlined form of an aggregate list whose subqueries read its aliases: the list without
+    them as a derived table, and above it every item by name, the subqueries reading the derived
+    table's columns (vanilla Spark has no other form: an aggregate inlined into a subquery's WHERE
+    is INVALID_WHERE_CONDITION)."""
+    inner = Core(
+        [it for i, it in enumerate(c.items) if i not in subqueries],
+        c.source,
+        c.joins,
+        c.where,
+        c.group,
+        c.having,
+        c.distinct,
+    )
+    columns: Env = {
+        it.alias.lower(): f"{DERIVED}.`{it.alias}`"
+        for it in inner.items
+        if isinstance(it, Item) and it.alias
+    }
+    items = [
+        f"{_e(it.e, True, columns, columns)} AS {it.alias}"
+        if i in subqueries
+        else f"{DERIVED}.`{it.alias}` AS {it.alias}"
+        for i, it in enumerate(c.items)
+        if isinstance(it, Item)
+    ]
+    return f"SELECT {', '.join(items)} FROM ({_core(inner, True, outer)}) AS {DERIVED}"
+
+
 def _core(c: Core, inline: bool, outer: Env) -> str:
+    subqueries = _subqueries_over_groups(c) if inline else []
+    if subqueries:
+        return _derived_core(c, subqueries, outer)
     # env: an alias's inlined text in this SELECT list; qenv: the same, columns qualified, for
     # subqueries (outer: the enclosing list's qenv, for a subquery's own items).
     env: Env = dict(outer)
@@ -497,14 +562,13 @@ def shapes(q: Query) -> list[str]:
         items = [it for it in c.items if isinstance(it, Item)]
         if not any(_reads_alias(it.e) for it in items) and not _reads_alias(c.where):
             if not any(
-                _reads_alias(x.q)
+                isinstance(n, LatRef) and n.scope == "SUBQUERY"
                 for x in walk(c.items)
                 if isinstance(x, (ScalarSub, InSub, Exists))
+                for n in walk(x.q)
             ):
                 continue
-        grouped = c.group is not None or any(
-            isinstance(x, Agg) for it in items for x in walk(it.e) if not isinstance(x, Query)
-        )
+        grouped = c.group is not None or any(_aggregates(it.e) for it in items)
         for g in c.group or []:
             found.add(
                 {
@@ -522,14 +586,16 @@ def shapes(q: Query) -> list[str]:
             )
         if any(isinstance(x, Agg) and _reads_alias(x.arg) for x in walk(c.items)):
             found.add("alias inside an aggregate")
-        if _reads_alias(c.where):
+        if any(r.scope == "WHERE" for r in _alias_reads(c.where)):
             found.add("alias in WHERE")
         for x in walk(c.items):
             if isinstance(x, (ScalarSub, InSub, Exists)) and any(
                 isinstance(y, Core) and _reads_alias(y.where) for y in walk(x.q)
             ):
                 found.add(
-                    {
+                    "alias in a subquery of an aggregate list"
+                    if grouped
+                    else {
                         ScalarSub: "alias in a correlated scalar subquery",
                         InSub: "alias in a correlated IN",
                         Exists: "alias in a correlated EXISTS",
@@ -1125,12 +1191,29 @@ class Generator:
             items.append(Item(e, alias))
             if alias and self.lateral_ok(alias, ctx):
                 ctx.lats.append(self.lat_info(alias, t, e, ctx))
+        # A subquery item reading earlier aliases (an aggregate's too), under extraScopes=SUBQUERY:
+        # only in a list whose items all have aliases, which its derived-table form lists by name.
+        sub_item = None
+        if (
+            types is None
+            and ctx.sub_depth == 0
+            and style != "all"
+            and all(isinstance(it, Item) and it.alias for it in items)
+            and self.chance(0.25)
+        ):
+            sub = self.aggregate_list_subquery([l for l in ctx.lats if l.typ == I and not l.win])
+            if sub is not None:
+                alias = self.alias_name(used)
+                used.add(alias)
+                sub_item = Item(ScalarSub(sub), alias)
+                items.append(sub_item)
         having = None
         # Not when an item reads a window's alias: colsem leaves that to native Spark, which
-        # refuses it (docs/lateral-aliases.md: a window alias is never copied below a HAVING).
+        # refuses it (docs/lateral-aliases.md: a window alias is never copied below a HAVING);
+        # nor over a subquery item that reads an alias, which colsem does not read under HAVING.
         window_aliases = {l.name for l in ctx.lats if l.win}
         reads_window = any(isinstance(x, LatRef) and x.name in window_aliases for x in walk(items))
-        if self.chance(0.3) and not reads_window:
+        if self.chance(0.3) and not reads_window and sub_item is None:
             hctx = Ctx(ctx.scope, ctx.outer, [], agg=True, keys=ctx.keys, subqueries=False)
             having = Bin(self.pick([">", ">=", "<>"]), self.aggregate(I, hctx), self.literal(I))
         return Core(items, src, joins, None, group or None, having)
@@ -1161,6 +1244,27 @@ class Generator:
         if agg is None:
             agg = Agg("max", self.expr(t, inner, 1))
         where = self.correlation(scope, ctx)
+        return Query([], Core([Item(agg, None)], src, [], where, None, None))
+
+    def aggregate_list_subquery(self, lats: list[LatInfo]) -> Query | None:
+        """`(SELECT agg FROM table WHERE column <op> alias)`: a scalar subquery of an aggregate list
+        reading one of its earlier integer aliases (a key's, a per-group value's or an
+        aggregate's), none a column of the subquery's table has the name of."""
+        src, scope = self.table_source()
+        inner_i = [c for c in scope if c.typ == I]
+        names = {c.name.lower() for c in scope}
+        readable = [l for l in lats if l.name not in names]
+        if not readable or not inner_i:
+            return None
+        lat = self.pick(readable)
+        where = Bin(
+            self.pick(["=", "<", ">=", "<>"]),
+            self.col_node(self.pick(inner_i), scope, True),
+            LatRef(lat.name, self.spell(lat.name), I, "SUBQUERY"),
+        )
+        inner = Ctx(scope, [], subqueries=False, sub_depth=1)
+        fn = self.pick(["count", "max", "min"])
+        agg = Agg("count", None) if fn == "count" else Agg(fn, self.expr(I, inner, 1))
         return Query([], Core([Item(agg, None)], src, [], where, None, None))
 
     def correlation(self, scope: list[ColInfo], ctx: Ctx) -> Node | None:

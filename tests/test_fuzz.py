@@ -21,6 +21,7 @@ from fuzz.query import (
     Generator,
     GroupAlias,
     GroupingSets,
+    GroupOrdinal,
     I,
     Item,
     LatRef,
@@ -67,6 +68,7 @@ def test_generator_makes_every_lateral_alias_shape():
         "alias in WHERE",
         "alias in a correlated scalar subquery",
         "alias in a correlated EXISTS",
+        "alias in a subquery of an aggregate list",
     } <= found, found
 
 
@@ -79,7 +81,7 @@ def test_inlined_form_of_the_new_shapes():
             [Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)],
             TableRef("fb", "t2"),
             [],
-            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I)),
+            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I, "SUBQUERY")),
             None,
             None,
         ),
@@ -90,7 +92,7 @@ def test_inlined_form_of_the_new_shapes():
             [Item(Bin("+", k, Lit("1", I)), "x"), Item(ScalarSub(sub), None)],
             TableRef("fa", "t1"),
             [],
-            Bin(">", LatRef("x", "x", I), Lit("2", I)),
+            Bin(">", LatRef("x", "x", I, "WHERE"), Lit("2", I)),
             None,
             None,
         ),
@@ -131,6 +133,42 @@ def test_inlined_form_of_the_new_shapes():
     assert render(g, inline=True, sets_written_out=True) == (
         "SELECT 7 AS a, ((7) + k) AS b, count(*) AS c FROM fa AS t1 GROUP BY ROLLUP(a, (((7) + k)))"
     )
+    # A subquery of an aggregate list reading its aliases: vanilla has no inlined form (an
+    # aggregate inlined into a subquery's WHERE is INVALID_WHERE_CONDITION), so the reference is
+    # the derived-table form, the list without the subquery below, every item read by name above.
+    sub = Query(
+        [],
+        Core(
+            [Item(Agg("count", None), None)],
+            TableRef("fb", "t2"),
+            [],
+            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("m", "m", I, "SUBQUERY")),
+            None,
+            None,
+        ),
+    )
+    a = Query(
+        [],
+        Core(
+            [Item(k, "g"), Item(Agg("max", k), "m"), Item(ScalarSub(sub), "c")],
+            TableRef("fa", "t1"),
+            [],
+            None,
+            [GroupOrdinal(1)],
+            None,
+        ),
+        [(1, False)],
+    )
+    assert render(a) == (
+        "SELECT k AS g, max(k) AS m, (SELECT count(*) FROM fb AS t2 WHERE (t2.k < m)) AS c "
+        "FROM fa AS t1 GROUP BY 1 ORDER BY 1"
+    )
+    assert render(a, inline=True) == (
+        "SELECT colsem_groups.`g` AS g, colsem_groups.`m` AS m, (SELECT count(*) FROM fb AS t2 "
+        "WHERE (t2.k < colsem_groups.`m`)) AS c FROM (SELECT k AS g, max(k) AS m FROM fa AS t1 "
+        "GROUP BY 1) AS colsem_groups ORDER BY 1"
+    )
+    assert shapes(a) == ["GROUP BY ordinal", "alias in a subquery of an aggregate list"]
 
 
 def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names_the_scope():

@@ -18,6 +18,18 @@ SELECT max(k) AS m, m + 1 AS m1, (SELECT count(*) FROM t t2 WHERE t2.k < m1) AS 
 SELECT m, m1, (SELECT count(*) FROM t t2 WHERE t2.k < m1) AS c FROM (SELECT max(k) AS m, max(k) + 1 AS m1 FROM t GROUP BY v) ORDER BY c, m;
 SELECT v, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m AND t2.v <> t.v) AS c FROM t GROUP BY v ORDER BY v;
 SELECT v, max(k) AS m, (SELECT m * 10) AS c FROM t GROUP BY v ORDER BY v;
+-- GROUP BY an alias, an ordinal, ROLLUP of an alias: Spark resolves these against the list once
+-- it has resolved, so the subqueries move up first (an ordinal counted without them).
+SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM t GROUP BY g ORDER BY g;
+SELECT g, m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM (SELECT v AS g, max(k) AS m FROM t GROUP BY g) ORDER BY g;
+SELECT (SELECT count(*) FROM t t2 WHERE t2.k < 2) AS c, v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS d FROM t GROUP BY 2 ORDER BY g;
+SELECT c, g, m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS d FROM (SELECT (SELECT count(*) FROM t t2 WHERE t2.k < 2) AS c, v AS g, max(k) AS m FROM t GROUP BY 2) ORDER BY g;
+SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM t GROUP BY ROLLUP(g) ORDER BY g;
+SELECT g, m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM (SELECT v AS g, max(k) AS m FROM t GROUP BY ROLLUP(g)) ORDER BY g;
+-- Not read there: a grouped column beside the alias (grouped or not is known only later); an
+-- ordinal of the subquery's own item.
+SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m AND t2.v <> t.v) AS c FROM t GROUP BY g;
+SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM t GROUP BY 3;
 -- Not read: a forward reference; a column that is not grouped, an aggregate outside the subquery
 -- in the same item, a list under HAVING (Spark's UNRESOLVED_COLUMN).
 SELECT v, (SELECT m * 10) AS c, max(k) AS m FROM t GROUP BY v;

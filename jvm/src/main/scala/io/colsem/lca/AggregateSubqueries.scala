@@ -1,9 +1,10 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.Resolver
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, LateralColumnAliasReference, NamedExpression, OuterReference, SubqueryExpression}
+import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute, UnresolvedOrdinal}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, BaseGroupingSets, Expression, LateralColumnAliasReference, NamedExpression, OuterReference, SubqueryExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
 /**
  * Subqueries of an aggregate SELECT list that name an earlier alias of the list ([[SubqueryAliases]]
@@ -28,12 +29,23 @@ private[lca] object AggregateSubqueries {
       uses: Map[Int, SubqueryAliases.Uses]): Option[LogicalPlan] = {
     val items = a.aggregateExpressions.toIndexedSeq
     val others = items.indices.filterNot(uses.contains)
-    if (!a.groupingExpressions.forall(_.resolved) || !others.forall(items(_).resolved)) return None
-    val grouped = a.groupingExpressions.collect { case g: Attribute => g }
+    if (!others.forall(items(_).resolved)) return None
     val read = uses.keys.toSeq.map(i => columnsRead(session, items(i)))
     if (read.exists(_.isEmpty)) return None
     val passed = read.flatten.flatten.distinct
-    if (!passed.forall(c => grouped.exists(_.semanticEquals(c)))) return None
+    // GROUP BY an ordinal, an alias or grouping sets of them resolves only once the whole list
+    // has (Spark's rules wait for it): the subqueries move up first, and the GROUP BY resolves
+    // against the list without them. Columns a subquery reads must then wait to be known grouped.
+    val grouping = if (a.groupingExpressions.forall(_.resolved)) {
+      val grouped = a.groupingExpressions.collect { case g: Attribute => g }
+      if (!passed.forall(c => grouped.exists(_.semanticEquals(c)))) return None
+      a.groupingExpressions
+    } else {
+      if (passed.nonEmpty || !a.groupingExpressions.forall(waitsForList)) return None
+      val renumbered = a.groupingExpressions.map(renumberOrdinals(_, others))
+      if (renumbered.exists(_.isEmpty)) return None
+      renumbered.flatten
+    }
     val below = others.map(items) ++ passed.filterNot(c => others.exists(j => items(j).exprId == c.exprId))
     val aliasesRead = uses.values.flatMap(_.values).toSet
     if (!aliasesRead.forall(j => others.contains(j) && below.count(e => resolver(e.name, items(j).name)) == 1)) return None
@@ -43,7 +55,26 @@ private[lca] object AggregateSubqueries {
         case None => items(i).toAttribute
       }
     }
-    Some(Project(top, a.copy(aggregateExpressions = below)))
+    Some(Project(top, a.copy(groupingExpressions = grouping, aggregateExpressions = below)))
+  }
+
+  /** A GROUP BY element Spark resolves only against a resolved list: an ordinal, a name (an
+   *  alias of the list, with spark.sql.groupByAliases), or ROLLUP, CUBE, GROUPING SETS of those
+   *  and of resolved expressions. */
+  private def waitsForList(g: Expression): Boolean = g match {
+    case _: UnresolvedOrdinal | _: UnresolvedAttribute => true
+    case sets: BaseGroupingSets => sets.children.forall(c => c.resolved || waitsForList(c))
+    case other => other.resolved
+  }
+
+  /** `g` with each ordinal renumbered for the list of the items `kept` (original positions, in
+   *  order); None when an ordinal names an item that moves up (Spark then reports it). */
+  private def renumberOrdinals(g: Expression, kept: Seq[Int]): Option[Expression] = {
+    val named = g.collect { case UnresolvedOrdinal(n) => n }
+    if (!named.forall(n => kept.contains(n - 1))) None
+    else Some(g.transform { case o @ UnresolvedOrdinal(n) =>
+      CurrentOrigin.withOrigin(o.origin)(UnresolvedOrdinal(kept.indexOf(n - 1) + 1))
+    })
   }
 
   /** The input columns `item` reads, in its subqueries (as outer references) and outside them;
