@@ -19,7 +19,8 @@ SELECT m, m1, (SELECT count(*) FROM t t2 WHERE t2.k < m1) AS c FROM (SELECT max(
 SELECT v, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m AND t2.v <> t.v) AS c FROM t GROUP BY v ORDER BY v;
 SELECT v, max(k) AS m, (SELECT m * 10) AS c FROM t GROUP BY v ORDER BY v;
 -- GROUP BY an alias, an ordinal, ROLLUP of an alias: Spark resolves these against the list once
--- it has resolved, so the subqueries move up first (an ordinal counted without them).
+-- it has resolved, so the subqueries move up first (an ordinal counted without them). ROLLUP of
+-- an alias from Spark 4.2 only (results/3.5, 4.0, 4.1: UNRESOLVED_COLUMN, docs/versions.md).
 SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM t GROUP BY g ORDER BY g;
 SELECT g, m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM (SELECT v AS g, max(k) AS m FROM t GROUP BY g) ORDER BY g;
 SELECT (SELECT count(*) FROM t t2 WHERE t2.k < 2) AS c, v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS d FROM t GROUP BY 2 ORDER BY g;

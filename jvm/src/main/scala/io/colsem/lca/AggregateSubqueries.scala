@@ -6,6 +6,8 @@ import org.apache.spark.sql.catalyst.expressions.{Attribute, BaseGroupingSets, E
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
+import io.colsem.shims.SparkShims
+
 /**
  * Subqueries of an aggregate SELECT list that name an earlier alias of the list ([[SubqueryAliases]]
  * finds the names): the alias is a per-group value, so the subquery is evaluated above the
@@ -42,6 +44,11 @@ private[lca] object AggregateSubqueries {
       a.groupingExpressions
     } else {
       if (passed.nonEmpty || !a.groupingExpressions.forall(waitsForList)) return None
+      // Before 4.2 the items grouping sets name get new ids: the Project above could not read them.
+      if (!SparkShims.groupingSetsOverAliasesKeepItemIds && a.groupingExpressions.exists {
+            case sets: BaseGroupingSets => !sets.children.forall(_.resolved)
+            case _ => false
+          }) return None
       val renumbered = a.groupingExpressions.map(renumberOrdinals(_, others))
       if (renumbered.exists(_.isEmpty)) return None
       renumbered.flatten

@@ -45,6 +45,10 @@ object SparkShims extends SharedShims {
   /** Whether native lateral aliases answer under ROLLUP, CUBE and GROUPING SETS (not on 3.5). */
   val nativeLateralAliasesUnderGroupingSets: Boolean = NativeLateralAliases.underGroupingSets
 
+  /** Whether ROLLUP, CUBE and GROUPING SETS over a list's alias or ordinal keep the item's
+   *  expression id (not on 3.5). */
+  val groupingSetsOverAliasesKeepItemIds: Boolean = GroupingSetsOverAliases.keepItemIds
+
   /** Spark 3.5 has no COLLATE clause. */
   def isCollate(e: Expression): Boolean = false
 

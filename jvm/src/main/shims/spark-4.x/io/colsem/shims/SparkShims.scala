@@ -64,6 +64,10 @@ object SparkShims extends SharedShims {
   /** Whether native lateral aliases answer under ROLLUP, CUBE and GROUPING SETS (from 4.2). */
   val nativeLateralAliasesUnderGroupingSets: Boolean = NativeLateralAliases.underGroupingSets
 
+  /** Whether ROLLUP, CUBE and GROUPING SETS over a list's alias or ordinal keep the item's
+   *  expression id (from 4.2). */
+  val groupingSetsOverAliasesKeepItemIds: Boolean = GroupingSetsOverAliases.keepItemIds
+
   /** Whether `e` is a COLLATE clause (`s COLLATE UNICODE_CI`). */
   def isCollate(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.Collate]
 
