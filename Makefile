@@ -54,7 +54,7 @@ WIDE_TESTS := tests/test_ways_in.py tests/test_spark_internals.py tests/test_gol
   tests/test_lateral_alias_shapes.py tests/test_star.py tests/test_naming.py tests/test_respond.py \
   tests/test_invariants.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint check test smoke wide formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
@@ -62,6 +62,7 @@ help:
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
 	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package (seconds)"
+	@echo "make fmt            rewrite the Scala sources with scalafmt (.scalafmt.conf)"
 	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make wide SPARK=L   the smoke suite, every golden file and the lateral-alias shapes, star, naming,"
@@ -157,6 +158,10 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+
+# Rewrites every Scala source with scalafmt (.scalafmt.conf's pinned version, from Maven Central).
+fmt: venv java
+	$(PY) python/scala_format.py
 
 # The fast loop while changing a rule: lint, then the import graph, the corpus harness's
 # classification, every golden file and the bad-input errors, in one pytest process (one Spark
