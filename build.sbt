@@ -41,7 +41,8 @@ val scalaBinary = lv("scala.binary")
 val sparkVersion = lv("spark.version")
 val shimFolders: Seq[String] = lv("shims").split(",").map(_.trim).filter(_.nonEmpty).toSeq
 
-lazy val sparkJars = taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
+lazy val sparkJars =
+  taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
 
 lazy val root = (project in file("."))
   .settings(
@@ -65,9 +66,15 @@ lazy val root = (project in file("."))
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "io" / "colsem" / "colsem-build.properties"
-      val values = Seq("colsem.version" -> v("colsem.version"), "spark.version" -> sparkVersion,
-        "spark.line" -> sparkLine, "scala.binary" -> scalaBinary, "pyspark.supported" -> lv("pyspark.supported"))
-      IO.write(out, values.map { case (k, x) => s"$k=$x" }.mkString("", "\n", "\nsource.fingerprint=sbt\n"))
+      val values = Seq(
+        "colsem.version" -> v("colsem.version"),
+        "spark.version" -> sparkVersion,
+        "spark.line" -> sparkLine,
+        "scala.binary" -> scalaBinary,
+        "pyspark.supported" -> lv("pyspark.supported"))
+      IO.write(
+        out,
+        values.map { case (k, x) => s"$k=$x" }.mkString("", "\n", "\nsource.fingerprint=sbt\n"))
       Seq(out)
     }.taskValue,
     sparkJars := {
@@ -89,11 +96,23 @@ lazy val root = (project in file("."))
     libraryDependencies += "org.scalatest" %% "scalatest" % v("scalatest.version") % Test,
     scalacOptions ++= c("scalac.options") ++ c(s"scalac.options.$scalaBinary"),
     Test / fork := true,
-    Test / javaOptions ++= Seq("-Xmx2g", "-Dspark.ui.enabled=false",
+    Test / javaOptions ++= Seq(
+      "-Xmx2g",
+      "-Dspark.ui.enabled=false",
       s"-Dspark.sql.warehouse.dir=${target.value / "spark-warehouse"}") ++ Seq(
-      "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
-      "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "sun.nio.ch",
-      "sun.nio.cs", "sun.security.action", "sun.util.calendar").map(p => s"--add-opens=java.base/$p=ALL-UNNAMED"),
+      "java.lang",
+      "java.lang.invoke",
+      "java.lang.reflect",
+      "java.io",
+      "java.net",
+      "java.nio",
+      "java.util",
+      "java.util.concurrent",
+      "java.util.concurrent.atomic",
+      "sun.nio.ch",
+      "sun.nio.cs",
+      "sun.security.action",
+      "sun.util.calendar").map(p => s"--add-opens=java.base/$p=ALL-UNNAMED"),
     Test / parallelExecution := false,
     Compile / packageDoc / publishArtifact := false,
     publishMavenStyle := true,
@@ -104,5 +123,8 @@ lazy val root = (project in file("."))
     description := s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
     homepage := Some(url(p("project.url"))),
     scmInfo := Some(ScmInfo(url(p("scm.url")), p("scm.connection"), p("scm.developerConnection"))),
-    developers := List(Developer(p("developer.id"), p("developer.name"), "", url(p("developer.url"))))
-  )
+    developers := List(Developer(
+      p("developer.id"),
+      p("developer.name"),
+      "",
+      url(p("developer.url")))))

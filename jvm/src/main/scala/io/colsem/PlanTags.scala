@@ -28,7 +28,8 @@ object PlanTags {
  * It carries the UNRESOLVED_ATTRIBUTE pattern bit, so rules pruned on that bit still visit it; they
  * match UnresolvedAttribute by class and leave this node alone.
  */
-case class LateralAliasCandidate(attribute: UnresolvedAttribute) extends LeafExpression with Unevaluable {
+case class LateralAliasCandidate(attribute: UnresolvedAttribute) extends LeafExpression
+  with Unevaluable {
   override lazy val resolved: Boolean = false
   override def dataType: DataType = throw new UnresolvedException("dataType")
   override def nullable: Boolean = throw new UnresolvedException("nullable")

@@ -78,7 +78,9 @@ object Schemas {
   }
 
   /** What breaks "`after` keeps `before` exactly", or None. */
-  def exactProblem(before: Seq[PhysicalField], after: Seq[PhysicalField],
+  def exactProblem(
+      before: Seq[PhysicalField],
+      after: Seq[PhysicalField],
       caseSensitive: Boolean = true): Option[String] =
     if (before.length == after.length &&
         before.zip(after).forall { case (b, a) => keeps(b, a, caseSensitive) }) {
@@ -89,7 +91,9 @@ object Schemas {
     }
 
   /** What breaks "`after` keeps `before` as a set (any order)", or None. */
-  def setProblem(before: Seq[PhysicalField], after: Seq[PhysicalField],
+  def setProblem(
+      before: Seq[PhysicalField],
+      after: Seq[PhysicalField],
       caseSensitive: Boolean = true): Option[String] = {
     val unmatched = ArrayBuffer(after: _*)
     val lost = before.filter { b =>
@@ -134,7 +138,10 @@ object Schemas {
 
   def render(fields: Seq[PhysicalField]): String = fields.map(_.sql).mkString("(", ", ", ")")
 
-  def diff(beforeLabel: String, before: Seq[PhysicalField], afterLabel: String,
+  def diff(
+      beforeLabel: String,
+      before: Seq[PhysicalField],
+      afterLabel: String,
       after: Seq[PhysicalField]): String =
     s"$beforeLabel ${render(before)}; $afterLabel ${render(after)}"
 

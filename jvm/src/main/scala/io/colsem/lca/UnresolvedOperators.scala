@@ -20,6 +20,7 @@ private[lca] object UnresolvedOperators {
    *  only in the expressions that hold an unresolved name. */
   def existsInExpressions(plan: LogicalPlan)(p: PartialFunction[Any, Boolean]): Boolean =
     plan.containsPattern(UNRESOLVED_ATTRIBUTE) && (
-      plan.expressions.exists(e => e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(p.applyOrElse(_, (_: Any) => false))) ||
+      plan.expressions.exists(e =>
+        e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(p.applyOrElse(_, (_: Any) => false))) ||
         plan.children.exists(existsInExpressions(_)(p)))
 }

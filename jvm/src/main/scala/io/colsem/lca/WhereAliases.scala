@@ -32,23 +32,32 @@ private[lca] object WhereAliases {
 
   /** The names in `filter`'s condition that mean an alias of `items`, each with that item. Empty
    *  until the Filter's input is resolved: until then Spark may still resolve them. */
-  def uses(session: SparkSession, resolver: Resolver, items: Seq[NamedExpression],
+  def uses(
+      session: SparkSession,
+      resolver: Resolver,
+      items: Seq[NamedExpression],
       filter: Filter): Map[UnresolvedAttribute, Int] =
     if (filter.condition.resolved || !filter.child.resolved) Map.empty
     else filter.condition.collect { case u: UnresolvedAttribute => u }.distinct.flatMap { u =>
       meanings(session, resolver, items, filter, u) match {
         case Seq() => None
         case Seq(j) => Some(u -> j)
-        case many => throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
+        case many =>
+          throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
       }
     }.toMap
 
   /** The items of `items` whose alias the name `u` of `filter`'s condition may mean: none when
    *  vanilla Spark gives it a meaning. */
-  def meanings(session: SparkSession, resolver: Resolver, items: Seq[NamedExpression], filter: Filter,
+  def meanings(
+      session: SparkSession,
+      resolver: Resolver,
+      items: Seq[NamedExpression],
+      filter: Filter,
       u: UnresolvedAttribute): Seq[Int] = {
-    val named = LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size)
-      .filter(j => follows(u.origin, items(j).origin))
+    val named =
+      LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size)
+        .filter(j => follows(u.origin, items(j).origin))
     if (named.isEmpty || !UnresolvableNames(session, resolver, u, Seq(filter.child))) Nil else named
   }
 
@@ -78,7 +87,10 @@ private[lca] object WhereAliases {
 
   /** Fails unless every alias the WHERE uses (and every alias those use) has a value per input
    *  row: no aggregate, no window function. */
-  def checkPerRow(session: SparkSession, binding: LateralAliasBinding, uses: Map[UnresolvedAttribute, Int]): Unit =
+  def checkPerRow(
+      session: SparkSession,
+      binding: LateralAliasBinding,
+      uses: Map[UnresolvedAttribute, Int]): Unit =
     uses.toSeq.sortBy(_._1.origin.startIndex).foreach { case (u, j) =>
       binding.closure(Set(j)).toSeq.sorted.foreach { k =>
         val item = binding.items(k)
@@ -92,7 +104,9 @@ private[lca] object WhereAliases {
     }
 
   /** The condition reading each used alias through `value`. */
-  def rewrite(condition: Expression, uses: Map[UnresolvedAttribute, Int],
+  def rewrite(
+      condition: Expression,
+      uses: Map[UnresolvedAttribute, Int],
       value: (LateralAliasCandidate, Int) => Expression): Expression =
     condition.transform {
       case u: UnresolvedAttribute if uses.contains(u) => value(LateralAliasCandidate(u), uses(u))

@@ -2,7 +2,10 @@ package io.colsem.naming
 
 import org.apache.spark.sql.catalyst.analysis.GetViewColumnByNameAndOrdinal
 import org.apache.spark.sql.catalyst.expressions.NamedExpression
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, AlterViewAs, CreateTableAsSelect, CreateView, Distinct, Except, Intersect, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, ReplaceTableAsSelect, Sort, Union, WithCTE}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate, AlterViewAs, CreateTableAsSelect, CreateView, Distinct, Except, Intersect, Filter,
+  GlobalLimit, LocalLimit, LogicalPlan, Project, ReplaceTableAsSelect, Sort, Union, WithCTE
+}
 import org.apache.spark.sql.execution.command.CreateViewCommand
 
 /**
@@ -25,7 +28,8 @@ private[naming] object OutermostSelect {
   /** `plan` with `f` applied to its outermost SELECT list (items and their input). */
   def map(plan: LogicalPlan)(f: ListUpdate): LogicalPlan = plan match {
     case p @ Project(items, child) => f(items, child).map(r => p.copy(projectList = r)).getOrElse(p)
-    case a: Aggregate => f(a.aggregateExpressions, a.child).map(r => a.copy(aggregateExpressions = r)).getOrElse(a)
+    case a: Aggregate =>
+      f(a.aggregateExpressions, a.child).map(r => a.copy(aggregateExpressions = r)).getOrElse(a)
     case s: Sort => below(s, s.child, f)
     case l: GlobalLimit => below(l, l.child, f)
     case l: LocalLimit => below(l, l.child, f)
@@ -56,7 +60,8 @@ private[naming] object OutermostSelect {
 
   /** Whether `plan` is the Project by which Spark binds a view's stored columns to its query. */
   def bindsViewColumns(plan: LogicalPlan): Boolean = plan match {
-    case Project(items, _) => items.nonEmpty && items.forall(_.exists(_.isInstanceOf[GetViewColumnByNameAndOrdinal]))
+    case Project(items, _) =>
+      items.nonEmpty && items.forall(_.exists(_.isInstanceOf[GetViewColumnByNameAndOrdinal]))
     case _ => false
   }
 

@@ -1,6 +1,8 @@
 package io.colsem.star
 
-import org.apache.spark.sql.catalyst.plans.logical.{InsertStarAction, LogicalPlan, MergeIntoTable, UpdateStarAction}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  InsertStarAction, LogicalPlan, MergeIntoTable, UpdateStarAction
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
@@ -31,7 +33,8 @@ object HoldStarMergeSources extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!plan.containsPattern(COMMAND) || StarExclusion.read(conf).isEmpty) plan
     else plan.resolveOperatorsWithPruning(_.containsPattern(COMMAND)) {
-      case m: MergeIntoTable if starActions(m).nonEmpty && !m.sourceTable.isInstanceOf[UncheckedMergeSource] =>
+      case m: MergeIntoTable
+          if starActions(m).nonEmpty && !m.sourceTable.isInstanceOf[UncheckedMergeSource] =>
         markStatementSource(m)
         m.copy(sourceTable = UncheckedMergeSource(m.sourceTable))
       case m: MergeIntoTable =>

@@ -46,10 +46,15 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
     val leftOutByStar = source.collect {
       case p => p.getTagValue(ResolveColumnHidingStars.LeftOut).getOrElse(Nil)
     }.flatten
-    HiddenColumns.notProvided(HiddenColumns.underAliases(target), source.output.map(_.name), exclusion, resolver)
+    HiddenColumns.notProvided(
+      HiddenColumns.underAliases(target),
+      source.output.map(_.name),
+      exclusion,
+      resolver)
       .foreach { missing =>
-        val lost = missing.columns.filter(c => leftOutByStar.exists(resolver(_, c)) &&
-          insertClauses(command).exists(fillsWithNull(_, c, resolver)))
+        val lost = missing.columns.filter(c =>
+          leftOutByStar.exists(resolver(_, c)) &&
+            insertClauses(command).exists(fillsWithNull(_, c, resolver)))
         if (lost.nonEmpty) {
           throw ColsemErrors.hiddenColumnsNotWrittenByDeltaMerge(missing.tableName, lost)
         }
@@ -63,7 +68,10 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
 
   /** Whether an insert clause sets `column` to a constant NULL (how Delta fills a column the
    *  source lacks), or does not set it at all. */
-  private def fillsWithNull(clause: Expression, column: String, resolver: (String, String) => Boolean): Boolean = {
+  private def fillsWithNull(
+      clause: Expression,
+      column: String,
+      resolver: (String, String) => Boolean): Boolean = {
     val actions = clause.children.filter(_.getClass.getSimpleName == "DeltaMergeAction")
     val forColumn = actions.filter(_.productIterator.collectFirst { case parts: Seq[_] => parts }
       .exists(parts => parts.size == 1 && resolver(parts.head.toString, column)))
@@ -75,5 +83,6 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
     case other => other
   }
 
-  private def isNullConstant(e: Expression): Boolean = e.foldable && Try(e.eval()).toOption.contains(null)
+  private def isNullConstant(e: Expression): Boolean =
+    e.foldable && Try(e.eval()).toOption.contains(null)
 }

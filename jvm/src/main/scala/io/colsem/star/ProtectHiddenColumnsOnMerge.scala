@@ -43,11 +43,19 @@ object ProtectHiddenColumnsOnMerge extends Rule[LogicalPlan] {
   }
 
   private def check(m: MergeIntoTable, source: LogicalPlan, exclusion: StarExclusion): Unit =
-    HiddenColumns.notProvided(HiddenColumns.underAliases(m.targetTable), source.output.map(_.name), exclusion, conf.resolver)
+    HiddenColumns.notProvided(
+      HiddenColumns.underAliases(m.targetTable),
+      source.output.map(_.name),
+      exclusion,
+      conf.resolver)
       .foreach { missing =>
         throw ColsemErrors.hiddenColumnsNotWrittenByMerge(
-          "MERGE " + HoldStarMergeSources.starActions(m).mkString(" and "), missing.tableName,
-          missing.columns, missing.providedColumns, sourceAlias(source), source.origin)
+          "MERGE " + HoldStarMergeSources.starActions(m).mkString(" and "),
+          missing.tableName,
+          missing.columns,
+          missing.providedColumns,
+          sourceAlias(source),
+          source.origin)
       }
 
   private def sourceAlias(source: LogicalPlan): Option[String] = source match {

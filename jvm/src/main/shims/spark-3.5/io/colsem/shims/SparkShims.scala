@@ -2,7 +2,9 @@ package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
-import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{
+  Expression, FunctionTableSubqueryArgumentExpression, SortOrder
+}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.internal.SQLConf

@@ -28,13 +28,16 @@ object PlanningInternals {
    *  Scala and public in bytecode. */
   def optimizerBatches(session: SparkSession): Seq[(String, Int, Seq[Rule[LogicalPlan]])] = {
     val optimizer = asClassic(session).sessionState.optimizer
-    val batches = optimizer.getClass.getMethod("batches").invoke(optimizer).asInstanceOf[Seq[AnyRef]]
+    val batches =
+      optimizer.getClass.getMethod("batches").invoke(optimizer).asInstanceOf[Seq[AnyRef]]
     batches.map { batch =>
       def field(name: String): AnyRef = batch.getClass.getMethod(name).invoke(batch)
       val strategy = field("strategy")
       val maxIterations = strategy.getClass.getMethod("maxIterations").invoke(strategy)
         .asInstanceOf[Int]
-      (field("name").asInstanceOf[String], maxIterations,
+      (
+        field("name").asInstanceOf[String],
+        maxIterations,
         field("rules").asInstanceOf[Seq[Rule[LogicalPlan]]])
     }
   }
@@ -43,7 +46,8 @@ object PlanningInternals {
    *  every other rule in [[optimizerBatches]] is Spark's own. */
   def extensionOptimizerRuleClasses(session: SparkSession): Set[Class[_]] = {
     val classic = asClassic(session)
-    (classic.extensions.buildOptimizerRules(classic) ++ classic.extensions.buildPreCBORules(classic) ++
+    (classic.extensions.buildOptimizerRules(classic) ++ classic.extensions.buildPreCBORules(
+      classic) ++
       classic.experimental.extraOptimizations).map(_.getClass).toSet
   }
 
@@ -70,7 +74,9 @@ object PlanningInternals {
   }
 
   /** The physical rules extensions injected, in the order they run. */
-  def extensionPhysicalRules(session: SparkSession, adaptive: Boolean): Seq[(String, Rule[SparkPlan])] = {
+  def extensionPhysicalRules(
+      session: SparkSession,
+      adaptive: Boolean): Seq[(String, Rule[SparkPlan])] = {
     val holder = asClassic(session).sessionState.adaptiveRulesHolder
     def named(rules: Seq[Rule[SparkPlan]]) = rules.map(r => s"physical rule ${r.ruleName}" -> r)
     if (adaptive) {
@@ -84,7 +90,8 @@ object PlanningInternals {
   def columnarRules(session: SparkSession): Seq[(String, Rule[SparkPlan])] =
     asClassic(session).sessionState.columnarRules.flatMap { c =>
       val name = c.getClass.getName.stripSuffix("$")
-      Seq(s"columnar rule $name (preColumnarTransitions)" -> c.preColumnarTransitions,
+      Seq(
+        s"columnar rule $name (preColumnarTransitions)" -> c.preColumnarTransitions,
         s"columnar rule $name (postColumnarTransitions)" -> c.postColumnarTransitions)
     }
 }
