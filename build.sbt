@@ -2,13 +2,14 @@
 // One Spark line per sbt run, chosen by -Dcolsem.line=<line> (or COLSEM_LINE; default: default.line
 // in jvm/versions.properties):
 //   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
-//   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for every line
+//   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for each line
 // Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); source
 // folders and scalac options from jvm/compile.properties; the POM's URLs, SCM, licence and
 // developers from jvm/project.properties (all three read by python/build_jar.py too). Spark's
-// classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found or
-// downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default python3),
-// or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
+// classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found
+// or downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default
+// python3), or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they
+// hold it.
 import java.util.Properties
 
 def loadProperties(path: String): Properties = {
@@ -120,7 +121,8 @@ lazy val root = (project in file("."))
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     pomIncludeRepository := (_ => false),
     licenses := Seq(p("license.name") -> url(p("license.url"))),
-    description := s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
+    description :=
+      s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
     homepage := Some(url(p("project.url"))),
     scmInfo := Some(ScmInfo(url(p("scm.url")), p("scm.connection"), p("scm.developerConnection"))),
     developers := List(Developer(

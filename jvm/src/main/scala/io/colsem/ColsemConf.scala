@@ -108,7 +108,8 @@ object ColsemConf {
     "spark.colsem.lateralAlias.extraScopes",
     LateralAliasScope.all,
     (s: LateralAliasScope) => s.name,
-    "Where else than in later items of their own SELECT list select-list aliases may be read, as a " +
+    "Where else than in later items of their own SELECT list select-list aliases may be read, " +
+      "as a " +
       "comma list (empty: nowhere else, as IoTDB's lateral column alias design says; HAVING and " +
       "ORDER BY read them as in vanilla Spark either way). WHERE: the WHERE of the same SELECT " +
       "(`SELECT s1 AS x FROM t WHERE x > 1`). SUBQUERY: subqueries of later items of the list " +
@@ -139,14 +140,16 @@ object ColsemConf {
       "relation qualifier; (relation, name) pairs are unique; optimization, planning, physical " +
       "preparation and execution keep the analyzed schema. 'warn' logs each violation once per " +
       "query with the invariant, the rule or stage that broke it and a schema diff; 'error' " +
-      "fails the query with COLSEM_SCHEMA_INVARIANT_VIOLATED (or COLSEM_DUPLICATE_QUALIFIED_FIELD).")
+      "fails the query with COLSEM_SCHEMA_INVARIANT_VIOLATED " +
+      "(or COLSEM_DUPLICATE_QUALIFIED_FIELD).")
 
   val NamingDialect: ColsemConfEntry[String] = choice(
     "spark.colsem.naming.dialect",
     Seq("spark", "canonical", "postgres", "mysql", "sqlite"),
     default = "spark",
     "How unaliased SELECT items are named, at every SELECT level. 'spark': Spark's own names " +
-      "(untouched). 'canonical': DataFusion's output-field-name rules on the expression as written " +
+      "(untouched). 'canonical': DataFusion's output-field-name rules on the expression as " +
+      "written " +
       "(no qualifier, lower-case functions, unquoted strings, operators in parentheses). " +
       "'postgres': PostgreSQL's names (a column's or function's name, a cast's type, else " +
       "?column?). 'mysql': MySQL/MariaDB's (the text as written; a string literal's value). " +

@@ -37,12 +37,12 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Rules on the unresolved plan, in this order (Spark 4's Hints batch; on 3.5, which has no
     // such injection point, applied to each parsed statement: see SparkShims).
     naming.NamingDialect.registerForViews()
-    // A view created with aliases read in WHERE or subqueries reads its text back with those scopes.
+    // A view created with aliases read in WHERE or subqueries reads its text back with them.
     ColsemConf.LateralAliasExtraScopes.registerForViews()
     SparkShims.injectPreResolutionRules(
       extensions,
       Seq(
-        // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support.
+        // Lateral column aliases: hide alias names from Spark's one-level-per-iteration support.
         _ => lca.MarkLateralAliasCandidates,
         // Output naming dialects: unaliased items get their dialect's name before Resolution, so
         // outer queries resolve against those names (after the lateral-alias marks, which read only
@@ -61,9 +61,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // A name that means a select-list alias only in a scope extraScopes leaves out: the same error,
     // plus the setting that reads it there.
     extensions.injectResolutionRule(session => new lca.ReportOutOfScopeLateralAliases(session))
-    // Naming: a resolved SELECT list's named items become Spark's own Aliases with the dialect's names.
+    // Naming: a resolved SELECT list's named items become Spark's Aliases with the dialect's names.
     extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)
-    // Naming: under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
+    // Naming: under `sqlite`, the outermost list's bare columns take their declared names (SQLite).
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
     // SELECT *: once their input is resolved, work out which of its columns are hidden.
     extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)

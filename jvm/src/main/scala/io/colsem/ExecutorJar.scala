@@ -59,8 +59,9 @@ object ExecutorJar extends Logging {
             "SparkContext.addJar did not add it")
         }
         logInfo(
-          s"colsem's jar ${jar.getPath} was on the driver's class path only; $feature runs colsem " +
-            "code in tasks, so colsem shipped the jar to the executors (SparkContext.addJar). " +
+          s"colsem's jar ${jar.getPath} was on the driver's class path only; $feature runs " +
+            "colsem code in tasks, so colsem shipped the jar to the executors " +
+            "(SparkContext.addJar). " +
             "Pass it with --jars (spark.jars) or --packages to ship it from the start.")
       case CannotShip(location) =>
         throw ColsemErrors.jarNotOnExecutors(

@@ -201,8 +201,8 @@ object CheckPreparedSchema {
       PlanningInternals.plannerStrategies(session).find(s =>
         try s(logical).nonEmpty
         catch { case NonFatal(_) => false }).map { s =>
-        s"planner strategy ${s.getClass.getName.stripSuffix("$")} (it planned ${logical.nodeName} " +
-          s"as ${node.nodeName})"
+        s"planner strategy ${s.getClass.getName.stripSuffix("$")} " +
+          s"(it planned ${logical.nodeName} as ${node.nodeName})"
       }
     }.getOrElse("planning (SparkPlanner strategies)")
   }
@@ -216,9 +216,9 @@ class CheckPreparedSchemaAdaptive(session: SparkSession) extends Rule[SparkPlan]
   }
 }
 
-/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans),
- *  and adds the execution check at the root (all plans). Spark applies the post-transition halves
- *  of columnar rules in reverse order of registration, so this one runs before other extensions'. */
+/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans), and
+ *  adds the execution check at the root (all plans). Spark applies the post-transition halves of
+ *  columnar rules in reverse order of registration, so this one runs before other extensions'. */
 class CheckPreparedSchemaColumnar(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
     override def apply(plan: SparkPlan): SparkPlan = {

@@ -16,8 +16,8 @@ import org.apache.spark.sql.types.StringType
  * an unnamed item) or when it differs from the name its attribute was defined with (a rule renamed
  * it); it leaks when it contains `relation.column` for a relation and column of the query.
  * Spark names a correlated reference `outer(relation.column)` on purpose (the qualifier says which
- * scope it comes from): text inside `outer(...)` is not checked when the plan has an outer reference.
- * A generated name shows a string literal's text unquoted (`concat('T.b: ', b)` is named
+ * scope it comes from): text inside `outer(...)` is not checked when the plan has an outer
+ * reference. A generated name shows a string literal's text unquoted (`concat('T.b: ', b)` is named
  * `concat(T.b: , b)`): the text of the item's string literals is not checked either.
  */
 object QualifierLeak {

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.catalyst.util.QuotingUtils
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
 
-/** A physical field: a logical field (relation, name, type, nullable) with its relation stripped. */
+/** A physical field: a logical field (relation, name, type, nullable) without its relation. */
 final case class PhysicalField(name: String, dataType: DataType, nullable: Boolean) {
   def sql: String =
     s"${QuotingUtils.quoteIdentifier(name)} ${dataType.sql}${if (nullable) "" else " NOT NULL"}"
@@ -117,7 +117,8 @@ object Schemas {
             if (!sameShape(b.dataType, a.dataType)) {
               s"${quote(b.name)} changed type from ${b.dataType.sql} to ${a.dataType.sql}"
             } else if (b.nullable == a.nullable) {
-              s"${quote(b.name)} became nullable inside its type (${b.dataType.sql} to ${a.dataType.sql})"
+              s"${quote(b.name)} became nullable inside its type " +
+                s"(${b.dataType.sql} to ${a.dataType.sql})"
             } else {
               s"${quote(b.name)} became nullable (it was NOT NULL)"
             })

@@ -54,9 +54,10 @@ private[lca] final class AggregateListRewrite(
   def apply(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
     val written =
       LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
-    // `|> AGGREGATE` items that call an aggregate function only through an alias (`sum(k) AS s,
-    // s * 2 AS s2`): Spark's pipe check would find none in them, where the hand-inlined `sum(k) * 2`
-    // has one; unwrapped, they are items as in `SELECT v, sum(k) AS s, s * 2 AS s2 ... GROUP BY v`.
+    // `|> AGGREGATE` items that call an aggregate function only through an alias
+    // (`sum(k) AS s, s * 2 AS s2`): Spark's pipe check would find none in them, where the
+    // hand-inlined `sum(k) * 2` has one; unwrapped, they are items as in
+    // `SELECT v, sum(k) AS s, s * 2 AS s2 ... GROUP BY v`.
     val pipeItems = written.items.indices.filter(i =>
       pipeItem(written.items(i)).exists(item =>
         !callsAggregateOutsideWindows(item) && callsAggregateOutsideWindows(written.inlineIn(

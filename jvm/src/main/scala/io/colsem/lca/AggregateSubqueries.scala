@@ -10,10 +10,11 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Proj
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
 /**
- * Subqueries of an aggregate SELECT list that name an earlier alias of the list ([[SubqueryAliases]]
- * finds the names): the alias is a per-group value, so the subquery is evaluated above the
- * Aggregate and reads the alias's output column as an outer reference, as if the aggregate were
- * a derived table (`SELECT g, m, (SELECT ... m) FROM (SELECT v AS g, max(k) AS m ... GROUP BY v)`):
+ * Subqueries of an aggregate SELECT list that name an earlier alias of the list
+ * ([[SubqueryAliases]] finds the names): the alias is a per-group value, so the subquery is
+ * evaluated above the Aggregate and reads the alias's output column as an outer reference, as if
+ * the aggregate were a derived table
+ * (`SELECT g, m, (SELECT ... m) FROM (SELECT v AS g, max(k) AS m ... GROUP BY v)`):
  * {{{
  *   Aggregate [v], [v AS g, max(k) AS m,              Project [g, m, scalar-subquery AS c]
  *     scalar-subquery AS c]                           :  +- ... Filter (t2.k < outer(m))
@@ -22,9 +23,9 @@ import org.apache.spark.sql.catalyst.trees.CurrentOrigin
  * }}}
  * Done once every other item has resolved (their columns are what the subqueries read). An item
  * with such a subquery may read grouped columns besides (in the subquery or outside it), which the
- * Aggregate passes up; None (nothing done, the name stays Spark's unresolved one) when it also calls
- * an aggregate function or reads another alias outside its subqueries, reads a column that is not
- * grouped, or when the name would not mean one column above the Aggregate.
+ * Aggregate passes up; None (nothing done, the name stays Spark's unresolved one) when it also
+ * calls an aggregate function or reads another alias outside its subqueries, reads a column that is
+ * not grouped, or when the name would not mean one column above the Aggregate.
  */
 private[lca] object AggregateSubqueries {
 

@@ -34,9 +34,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
 
   /**
    * `input` with Projects computing the aliases `which` of `binding`, and the [[Substitution]] that
-   * reads them. copies: the aliases also stay in the list (an aggregate list; always private names);
-   * otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into their
-   * users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
+   * reads them. copies: the aliases also stay in the list (an aggregate list; always private
+   * names); otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into
+   * their users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
    * COLSEM_LATERAL_ALIAS_TOO_DEEP. start: the aliases already computed below `input` (a WHERE's,
    * below its Filter), whose names and folding the new levels keep.
    */
@@ -49,8 +49,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       maxDepth: Int,
       start: Option[Substitution] = None): Option[(LogicalPlan, Substitution)] = {
     val privateNames = start.fold(copies || shadowsOtherNames(binding, which))(_.privateNames)
-    // The items' count bounds the levels' (each item at most one level deeper than the ones it uses).
-    // A subquery names its alias's column, so that alias is never folded.
+    // The items' count bounds the levels' (each item at most one level deeper than the ones it
+    // uses). A subquery names its alias's column, so that alias is never folded.
     val folded =
       if (start.isEmpty && !copies && binding.items.size > nativeDepth) {
         ChainFolding.folded(session, binding, which) -- binding.inSubqueries.values.flatMap(
@@ -198,7 +198,8 @@ private[lca] final case class Substitution(
    * After a level computed the aliases `indices` as `attributes`: reads them there, and reads each
    * folded alias whose value the level's `expressions` contain as that resolved value. A folded
    * alias is read by all the items of its run: resolved once and shared, it is neither copied nor
-   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F nodes.
+   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F
+   * nodes.
    */
   def afterLevel(
       indices: Seq[Int],
@@ -292,7 +293,7 @@ private[lca] final case class Substitution(
 
 private[lca] object Substitution {
 
-  /** On the value of a folded alias: the [[Substitution]] that built it (its token) and the alias. */
+  /** On a folded alias's value: the [[Substitution]] that built it (its token) and the alias. */
   val FoldedValue: TreeNodeTag[(AnyRef, Int)] =
     TreeNodeTag[(AnyRef, Int)]("colsem.lateralAlias.foldedValue")
 }

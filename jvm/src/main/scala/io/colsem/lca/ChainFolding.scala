@@ -40,7 +40,7 @@ private[lca] object ChainFolding {
    *  (each fold still a shallow expression), so the plan's depth stays well within the stack. */
   val Levels = 250
 
-  /** The aliases among `which` to fold, each within the run and size limits for the chain's depth. */
+  /** The aliases among `which` to fold, each within the run and size limits for that depth. */
   def folded(session: SparkSession, binding: LateralAliasBinding, which: Set[Int]): Set[Int] = {
     val (foldDepth, foldSize) = limits(binding, which)
     which.toSeq.sorted.foldLeft(Map.empty[Int, (Int, Int)]) { (folds, j) =>

@@ -11,25 +11,26 @@ import org.apache.spark.sql.internal.SQLConf
 import io.colsem.PlanTags
 
 /**
- * An aggregate's GROUP BY with its references to the SELECT list replaced by the items' expressions,
- * lateral references inlined: what the hand-inlined query groups by. Spark reads three kinds of such
- * references, at the top level or inside ROLLUP, CUBE and GROUPING SETS: an alias name
- * (`spark.sql.groupByAliases`), an ordinal (`spark.sql.groupByOrdinal`) and GROUP BY ALL (every
- * item without an aggregate). Native Spark refuses each of them when the item uses a lateral alias
- * (LATERAL_COLUMN_ALIAS_IN_GROUP_BY):
+ * An aggregate's GROUP BY with its references to the SELECT list replaced by the items'
+ * expressions, lateral references inlined: what the hand-inlined query groups by. Spark reads three
+ * kinds of such references, at the top level or inside ROLLUP, CUBE and GROUPING SETS: an alias
+ * name (`spark.sql.groupByAliases`), an ordinal (`spark.sql.groupByOrdinal`) and GROUP BY ALL
+ * (every item without an aggregate). Native Spark refuses each of them when the item uses a lateral
+ * alias (LATERAL_COLUMN_ALIAS_IN_GROUP_BY):
  * {{{
- *   SELECT k AS a, a + 1 AS b, sum(v) AS s             Aggregate [k, (k + 1)],
- *   FROM t GROUP BY ALL                         =>               [k AS a, (k + 1) AS b, sum(v) AS s]
+ *   SELECT k AS a, a + 1 AS b, sum(v) AS s          Aggregate [k, (k + 1)],
+ *   FROM t GROUP BY ALL                         =>            [k AS a, (k + 1) AS b, sum(v) AS s]
  *
- *   SELECT k AS a, a + 1 AS b, sum(v) AS s             Aggregate [rollup(k, (k + 1))],
- *   FROM t GROUP BY ROLLUP(1, 2)                =>               [k AS a, (k + 1) AS b, sum(v) AS s]
+ *   SELECT k AS a, a + 1 AS b, sum(v) AS s          Aggregate [rollup(k, (k + 1))],
+ *   FROM t GROUP BY ROLLUP(1, 2)                =>            [k AS a, (k + 1) AS b, sum(v) AS s]
  * }}}
  * `grouped` are the items so referenced: [[AggregateListRewrite]] gives those that use aliases the
  * same inlined expression in the list, so that Spark matches them with their grouping expression.
  * `changed` says whether that is needed: for a top-level alias name (colsem's GROUP BY alias
- * support before this), for an ordinal or a nested alias name whose item uses an alias, for ALL when
- * any item does; elsewhere Spark keeps its own handling, and errors. Once needed, every reference is
- * replaced. An ordinal Spark would refuse (out of range, an aggregate item) stays for Spark to report.
+ * support before this), for an ordinal or a nested alias name whose item uses an alias, for ALL
+ * when any item does; elsewhere Spark keeps its own handling, and errors. Once needed, every
+ * reference is replaced. An ordinal Spark would refuse (out of range, an aggregate item) stays for
+ * Spark to report.
  */
 private[lca] final case class GroupingReferences(
     expressions: Seq[Expression],
@@ -100,7 +101,7 @@ private[lca] object GroupingReferences {
     }
   }
 
-  /** Spark's GROUP BY ALL: the one grouping expression is the name ALL, no input column or alias. */
+  /** Spark's GROUP BY ALL: the one grouping expression is the name ALL, no column or alias. */
   private def isGroupByAll(
       groups: Seq[Expression],
       isInputColumn: UnresolvedAttribute => Boolean,

@@ -270,9 +270,9 @@ object ResolveLateralAliases {
   private[lca] def isWindow(e: Expression): Boolean =
     e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
 
-  /** Whether an aggregate function is called other than as a window function, which makes a
-   *  SELECT list an aggregate one, as Spark's GlobalAggregates sees it: `sum(v) OVER ()` does not,
-   *  an aggregate in a window's arguments or specification (`rank() OVER (ORDER BY max(v))`) does. */
+  /** Whether an aggregate function is called other than as a window function, which makes a SELECT
+   *  list an aggregate one, as Spark's GlobalAggregates sees it: `sum(v) OVER ()` does not, an
+   *  aggregate in a window's arguments or specification (`rank() OVER (ORDER BY max(v))`) does. */
   private[lca] def hasAggregateCall(session: SparkSession, e: Expression): Boolean = e match {
     case w: WindowExpression =>
       windowCallArguments(w.windowFunction).exists(hasAggregateCall(session, _)) ||

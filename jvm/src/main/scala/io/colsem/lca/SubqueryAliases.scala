@@ -20,12 +20,18 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * private name, as every alias of a list with subqueries) and the subquery reads that column as an
  * outer reference, under the alias's name (so an unaliased item is named `scalarsubquery(x)`):
  * {{{
- *   Project [k + 1 AS x, scalar-subquery AS m]        Project [__colsem_lca_x AS x, scalar-subquery AS m]
- *   :  +- Aggregate [max(v)]                          :  +- Aggregate [max(v)]
- *   :     +- Filter (t2.k < 'x)                =>     :     +- Filter (t2.k < outer(x#1))
- *   :        +- t2                                    :        +- t2
- *   +- t                                              +- Project [k, v, (k + 1) AS __colsem_lca_x#1]
- *                                                        +- t
+ *   Project [k + 1 AS x, scalar-subquery AS m]
+ *   :  +- Aggregate [max(v)]
+ *   :     +- Filter (t2.k < 'x)
+ *   :        +- t2
+ *   +- t
+ *   =>
+ *   Project [__colsem_lca_x AS x, scalar-subquery AS m]
+ *   :  +- Aggregate [max(v)]
+ *   :     +- Filter (t2.k < outer(x#1))
+ *   :        +- t2
+ *   +- Project [k, v, (k + 1) AS __colsem_lca_x#1]
+ *      +- t
  * }}}
  */
 private[lca] object SubqueryAliases {

@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
  *  subqueries, so no unresolved name is missed. */
 private[lca] object UnresolvedOperators {
 
-  /** `f` on each operator whose subtree holds an unresolved name, children first (as `foreachUp`). */
+  /** `f` on each operator whose subtree holds an unresolved name, children first (`foreachUp`). */
   def foreachUp(plan: LogicalPlan)(f: LogicalPlan => Unit): Unit =
     if (plan.containsPattern(UNRESOLVED_ATTRIBUTE)) {
       plan.children.foreach(foreachUp(_)(f))

@@ -10,17 +10,21 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
 
 /**
  * Select-list aliases named in the WHERE directly below the list, as DuckDB and Snowflake read
- * them: `SELECT price * qty AS total FROM orders WHERE total > 100` filters on `price * qty`.
- * Only a name vanilla Spark gives no meaning ([[UnresolvableNames]]) may mean an alias, and it
- * means the one item of the list with that alias (two: AMBIGUOUS_LATERAL_COLUMN_ALIAS); the WHERE must
- * follow the list in the SQL text (pipe syntax filters before a later `|> SELECT`). In a plain
- * list the alias is computed once, below the Filter, and the list reads it there (so a `rand()`
- * alias filters on the value it returns):
+ * them: `SELECT price * qty AS total FROM orders WHERE total > 100` filters on `price * qty`. Only
+ * a name vanilla Spark gives no meaning ([[UnresolvableNames]]) may mean an alias, and it means the
+ * one item of the list with that alias (two: AMBIGUOUS_LATERAL_COLUMN_ALIAS); the WHERE must follow
+ * the list in the SQL text (pipe syntax filters before a later `|> SELECT`). In a plain list the
+ * alias is computed once, below the Filter, and the list reads it there (so a `rand()` alias
+ * filters on the value it returns):
  * {{{
- *   Project [price * qty AS total]         Project [__colsem_lca_total AS total]
- *   +- Filter (total > 100)          =>    +- Filter (__colsem_lca_total > 100)
- *      +- orders                              +- Project [id, price, qty, (price * qty) AS __colsem_lca_total]
- *                                                +- orders
+ *   Project [price * qty AS total]
+ *   +- Filter (total > 100)
+ *      +- orders
+ *   =>
+ *   Project [__colsem_lca_total AS total]
+ *   +- Filter (__colsem_lca_total > 100)
+ *      +- Project [id, price, qty, (price * qty) AS __colsem_lca_total]
+ *         +- orders
  * }}}
  * An aggregate list computes its aliases per group, after the WHERE: there the Filter gets the
  * alias's expression ([[inline]]). An alias of an aggregate or a window function (or one that uses
@@ -80,7 +84,8 @@ private[lca] object WhereAliases {
   }
 
   /** Whether the name comes after the item in one SQL text: a WHERE after its SELECT list, not a
-   *  pipe `|> WHERE` before a later `|> SELECT` (nor a DataFrame's filter, with a text of its own). */
+   *  pipe `|> WHERE` before a later `|> SELECT` (nor a DataFrame's filter, with a text of its
+   *  own). */
   private def follows(name: Origin, item: Origin): Boolean =
     name.sqlText.isDefined && name.sqlText == item.sqlText &&
       name.startIndex.exists(n => item.stopIndex.exists(n > _))
@@ -112,7 +117,7 @@ private[lca] object WhereAliases {
       case u: UnresolvedAttribute if uses.contains(u) => value(LateralAliasCandidate(u), uses(u))
     }
 
-  /** An aggregate list's alias as the WHERE reads it: its expression, lateral references inlined. */
+  /** An aggregate list's alias as the WHERE reads it: its expression, lateral names inlined. */
   def inline(binding: LateralAliasBinding)(c: LateralAliasCandidate, j: Int): Expression =
     LateralAliasBinding.field(binding.inline(j), c)
 }

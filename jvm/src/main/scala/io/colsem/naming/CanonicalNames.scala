@@ -16,7 +16,7 @@ import io.colsem.shims.SparkShims
  * resolution), following DataFusion's output-field-name rules (docs/naming.md lists every rule
  * with an example):
  *  1. a column is its name without qualifier: `t1.id` -> `id`;
- *  2. a function name is lower case and its arguments are joined by `, `: `ABS(a,b)` -> `abs(a, b)`;
+ *  2. a function name is lower case, its arguments joined by `, `: `ABS(a,b)` -> `abs(a, b)`;
  *  3. a string literal is its value without quotes: `'foo'` -> `foo`;
  *  4. an operator expression is wrapped in parentheses, with spaces around the operator:
  *     `1+2` -> `(1 + 2)`, `-2` -> `(- 2)`, `NOT a` -> `(NOT a)`;
@@ -228,7 +228,8 @@ object CanonicalNames {
     val ordered =
       if (SparkShims.orderingWithinGroup(u).isEmpty) ""
       else
-        s" WITHIN GROUP (ORDER BY ${SparkShims.orderingWithinGroup(u).map(sortOrder).mkString(", ")})"
+        " WITHIN GROUP (ORDER BY " +
+          s"${SparkShims.orderingWithinGroup(u).map(sortOrder).mkString(", ")})"
     val filter = u.filter.map(f => s" FILTER (WHERE ${render(f)})").getOrElse("")
     val nulls = if (SparkShims.ignoresNulls(u)) " IGNORE NULLS" else ""
     s"$fn($body)$ordered$filter$nulls"

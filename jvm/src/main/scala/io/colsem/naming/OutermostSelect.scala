@@ -10,9 +10,9 @@ import org.apache.spark.sql.execution.command.CreateViewCommand
 
 /**
  * The SELECT list that names a query's result columns: the outermost one, below ORDER BY, LIMIT,
- * DISTINCT, HAVING and WITH, in a set operation's first branch (UNION, EXCEPT, INTERSECT). [[mapStored]] finds it in the
- * query of a statement that stores the names as columns (CREATE VIEW, ALTER VIEW ... AS,
- * CREATE/REPLACE TABLE ... AS SELECT):
+ * DISTINCT, HAVING and WITH, in a set operation's first branch (UNION, EXCEPT, INTERSECT).
+ * [[mapStored]] finds it in the query of a statement that stores the names as columns (CREATE VIEW,
+ * ALTER VIEW ... AS, CREATE/REPLACE TABLE ... AS SELECT):
  * {{{
  *   CreateView v1                     <- stores the names below
  *   +- Union
@@ -42,7 +42,7 @@ private[naming] object OutermostSelect {
     case other => other
   }
 
-  /** `plan` with `f` applied to the outermost SELECT list of the query it stores, if it stores one. */
+  /** `plan` with `f` applied to the outermost SELECT list of the query it stores, if any. */
   def mapStored(plan: LogicalPlan)(f: ListUpdate): LogicalPlan = storedQuery(plan) match {
     case Some(query) => below(plan, query, f)
     case None => plan

@@ -37,11 +37,11 @@ import io.colsem.shims.SparkShims
  * back one iteration), so the CTE's column has the call's nullability. The rule runs
  * ResolveWithCTE after naming such an item, so that the CTE reads the same:
  * {{{
- *   WithCTE                                        WithCTE
- *   :- CTERelationDef                              :- CTERelationDef
- *   :  +- Project [dialect(sqlfn(c1, c2))]   =>    :  +- Project [sqlfn(c1, c2) AS sqlfn#11]
- *   +- Project [*]                                 +- Project [*]
- *      +- CTERelationRef (unresolved)                 +- CTERelationRef [sqlfn#11 (the call's nullability)]
+ *   WithCTE                                    WithCTE
+ *   :- CTERelationDef                          :- CTERelationDef
+ *   :  +- Project [dialect(sqlfn(c1, c2))] =>  :  +- Project [sqlfn(c1, c2) AS sqlfn#11]
+ *   +- Project [*]                             +- Project [*]
+ *      +- CTERelationRef (unresolved)             +- CTERelationRef [sqlfn#11 (call's nullability)]
  * }}}
  */
 object ResolveDialectAliases extends Rule[LogicalPlan] {
@@ -117,7 +117,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
       case other => other
     }
 
-  /** Marks an Alias named by Spark until the GROUP BY of its Aggregate resolves: the dialect's name. */
+  /** Marks an Alias Spark named until its Aggregate's GROUP BY resolves: the dialect's name. */
   private val DialectName: TreeNodeTag[String] = TreeNodeTag[String]("colsem.naming.dialectName")
 
   /** Whether an item named now (pending in `before`, named in `after`) calls a SQL function. */
@@ -141,8 +141,8 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   }
 
   /** Whether every item is resolved but the pending ones, whose expressions are. A generator's
-   *  MultiAlias or Alias counts as resolved once its generator is: Spark's ExtractGenerator gives it its
-   *  names only when every other item of the list is resolved; so does a pipe AGGREGATE's
+   *  MultiAlias or Alias counts as resolved once its generator is: Spark's ExtractGenerator gives
+   *  it its names only when every other item of the list is resolved; so does a pipe AGGREGATE's
    *  GROUP BY ordinal (inside an UnresolvedAlias on Spark 4.0 and 4.1). */
   private def ready(items: Seq[NamedExpression]): Boolean = items.forall {
     case u: UnresolvedDialectAlias => u.child.resolved
@@ -191,7 +191,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     case other => other
   }
 
-  /** The Alias ResolveAliases makes (`ResolveAliases.resolve` in Spark's Analyzer), named `name`. */
+  /** The Alias Spark's ResolveAliases makes (`ResolveAliases.resolve`), named `name`. */
   private def aliasOf(u: UnresolvedDialectAlias, name: String): Alias = u.child match {
     // A literal function or a variable: Spark's plain Alias (resolved below the top of the item,
     // it has lost its own).

@@ -167,7 +167,8 @@ object SqlText {
 
   /**
    * The text between two sibling expressions (an infix operator as written), with comments and the
-   * operands' own parentheses dropped and white space collapsed; None without text or when the operands are not in order.
+   * operands' own parentheses dropped and white space collapsed; None without text or when the
+   * operands are not in order.
    */
   def between(left: Expression, right: Expression): Option[String] =
     for {

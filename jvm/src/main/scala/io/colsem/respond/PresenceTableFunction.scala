@@ -47,7 +47,8 @@ object PresenceTableFunction {
     Name,
     "(TABLE(query)) - The rows of the query with, after its columns, a boolean " +
       s"${PresenceColumns.ColumnPrefix}<i> for each column i whose value is a MAP or VARIANT " +
-      "lookup: false where the key or path is absent (MISSING), true where present (a value or NULL).",
+      "lookup: false where the key or path is absent (MISSING), true where present " +
+      "(a value or NULL).",
     s"SELECT * FROM $Name(TABLE(SELECT m['age'] AS age FROM docs));")(args =>
     withPresence(queryOf(args)))
 

@@ -132,7 +132,7 @@ object ColumnSource {
     }
   }
 
-  /** Spark's own file formats (parquet, orc, csv, ...): their folders are never a format's table. */
+  /** Spark's file formats (parquet, orc, csv, ...): their folders are never a format's table. */
   private def isSparkFileFormat(format: FileFormat): Boolean =
     format.getClass.getName.startsWith("org.apache.spark.sql.execution.datasources.")
 

@@ -16,8 +16,10 @@ import io.colsem.ColsemErrors
  * NULL in every inserted row:
  *
  * {{{
- *   MergeIntoCommand (Delta)                    source: Project [id, msg]    <- df.select("*"), _ts hidden
- *     insert: id = source.id, msg = source.msg, _ts = NULL       target: Relation t [id, msg, _ts]
+ *   MergeIntoCommand (Delta)
+ *     insert: id = source.id, msg = source.msg, _ts = NULL
+ *     source: Project [id, msg]    <- df.select("*"), _ts hidden
+ *     target: Relation t [id, msg, _ts]
  * }}}
  *
  * Such a command fails with COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN before it runs. The command no longer

@@ -21,7 +21,7 @@ import io.colsem.ColsemErrors
  *         +- Project [id, msg, _ts]                    +- RelationV2 t
  *            +- RelationV2 t
  *
- *   (with `USING (SELECT * FROM t)`, the source's Project is [id, msg]: the MERGE fails, naming _ts)
+ *   (with `USING (SELECT * FROM t)` the source's Project is [id, msg]: the MERGE fails, naming _ts)
  * }}}
  *
  * The source is put back whatever the settings, so no held source outlives analysis.

@@ -79,7 +79,8 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("flags follow the value through subqueries, renames, casts, filters and sorts") {
     val (ordinals, rows) = presence(
-      "SELECT CAST(x AS STRING) AS s FROM (SELECT id, m['age'] AS x FROM docs) q WHERE id > 1 ORDER BY id")
+      "SELECT CAST(x AS STRING) AS s FROM (SELECT id, m['age'] AS x FROM docs) q " +
+        "WHERE id > 1 ORDER BY id")
     assert(ordinals === Seq(1))
     assert(rows === Seq(Row(null, true), Row(null, false)))
   }
@@ -91,7 +92,8 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("UNION ALL children get flags by position, TRUE where a child is not a lookup") {
     val (ordinals, rows) = presence(
-      "SELECT * FROM (SELECT id, m['age'] AS a FROM docs UNION ALL SELECT 9, CAST(NULL AS INT)) ORDER BY id")
+      "SELECT * FROM (SELECT id, m['age'] AS a FROM docs UNION ALL SELECT 9, CAST(NULL AS INT)) " +
+        "ORDER BY id")
     assert(ordinals === Seq(-1, 2))
     assert(rows.map(r => (r.getInt(0), r.getBoolean(2))) === Seq(
       (1, true),

@@ -10,9 +10,10 @@ import org.apache.spark.sql.execution.colsem.ClassicSessions.asClassic
 /**
  * The parts of Spark's planning machinery the schema-invariant checks read: the rule lists to
  * replay when a check fails (to name the rule that broke it); which query is running is
- * [[RunningQuery]]'s part. Several are `private[spark]`/`private[sql]` or Scala-`protected` (public in bytecode),
- * hence this package (under sql.execution) and the reflective calls; tests/test_spark_internals.py
- * (in every line's smoke suite) fails on a Spark line that moves them.
+ * [[RunningQuery]]'s part. Several are `private[spark]`/`private[sql]` or Scala-`protected` (public
+ * in bytecode), hence this package (under sql.execution) and the reflective calls;
+ * tests/test_spark_internals.py (in every line's smoke suite) fails on a Spark line that moves
+ * them.
  */
 object PlanningInternals {
 
@@ -42,8 +43,9 @@ object PlanningInternals {
     }
   }
 
-  /** The classes of the optimizer rules extensions injected (and `experimental.extraOptimizations`);
-   *  every other rule in [[optimizerBatches]] is Spark's own. */
+  /** The classes of the optimizer rules extensions injected (and
+   *  `experimental.extraOptimizations`); every other rule in [[optimizerBatches]] is Spark's
+   *  own. */
   def extensionOptimizerRuleClasses(session: SparkSession): Set[Class[_]] = {
     val classic = asClassic(session)
     (classic.extensions.buildOptimizerRules(classic) ++ classic.extensions.buildPreCBORules(
@@ -58,9 +60,9 @@ object PlanningInternals {
   def plan(session: SparkSession, optimized: LogicalPlan): SparkPlan =
     SparkPlanning.createSparkPlan(asClassic(session), optimized)
 
-  /** The physical rules a prepared plan has been through, in order, as (name, rule): under
-   *  adaptive execution the post-planner and query-stage preparation rules of extensions around
-   *  Spark's preparations (AQE's own preparation list is private; its rules are mostly the same). */
+  /** The physical rules a prepared plan has been through, in order, as (name, rule): under adaptive
+   *  execution the post-planner and query-stage preparation rules of extensions around Spark's
+   *  preparations (AQE's own preparation list is private; its rules are mostly the same). */
   def physicalRules(session: SparkSession, adaptive: Boolean): Seq[(String, Rule[SparkPlan])] = {
     val state = asClassic(session).sessionState
     val preparations = QueryExecution.preparations(asClassic(session), None, subquery = false)
