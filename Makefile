@@ -61,7 +61,8 @@ help:
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
-	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package (seconds)"
+	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package, scalafmt"
+	@echo "                    and 100 columns on the Scala (seconds)"
 	@echo "make fmt            rewrite the Scala sources with scalafmt (.scalafmt.conf)"
 	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
@@ -151,13 +152,16 @@ pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
-# Formatting, lint and types of the Python (settings in pyproject.toml; docs/development.md says
-# how to fix a finding): seconds, so first in `make check` and in CI.
-lint: venv
+# Formatting, lint and types of the Python (settings in pyproject.toml) and the Scala's formatting
+# (scalafmt, .scalafmt.conf; no line over 100 columns); docs/development.md says how to fix a
+# finding. Seconds, so first in `make check` and in CI.
+lint: venv java
 	@echo "==> ruff format --check, ruff check, mypy ($(VENV))"
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	@echo "==> scalafmt --list and 100 columns over the Scala sources (python/scala_format.py)"
+	$(PY) python/scala_format.py --check
 
 # Rewrites every Scala source with scalafmt (.scalafmt.conf's pinned version, from Maven Central).
 fmt: venv java
