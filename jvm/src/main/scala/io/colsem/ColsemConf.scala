@@ -108,13 +108,12 @@ object ColsemConf {
     "spark.colsem.lateralAlias.extraScopes",
     LateralAliasScope.all,
     (s: LateralAliasScope) => s.name,
-    "Where else than in later items of their own SELECT list select-list aliases may be read, " +
-      "as a " +
-      "comma list (empty: nowhere else, as IoTDB's lateral column alias design says; HAVING and " +
-      "ORDER BY read them as in vanilla Spark either way). WHERE: the WHERE of the same SELECT " +
-      "(`SELECT s1 AS x FROM t WHERE x > 1`). SUBQUERY: subqueries of later items of the list " +
-      "(`SELECT s1 AS x, (SELECT max(v) FROM u WHERE u.k < x) FROM t`). A name any column in " +
-      "scope resolves keeps Spark's meaning either way.")
+    "Where else than in later items of their own SELECT list select-list aliases may be read, as " +
+      "a comma list (empty: nowhere else, as IoTDB's lateral column alias design says; HAVING " +
+      "and ORDER BY read them as in vanilla Spark either way). WHERE: the WHERE of the same " +
+      "SELECT (`SELECT s1 AS x FROM t WHERE x > 1`). SUBQUERY: subqueries of later items of the " +
+      "list (`SELECT s1 AS x, (SELECT max(v) FROM u WHERE u.k < x) FROM t`). A name any column " +
+      "in scope resolves keeps Spark's meaning either way.")
 
   val StarExclude: ColsemConfEntry[Seq[String]] = namedList(
     "spark.colsem.star.exclude",
@@ -149,8 +148,7 @@ object ColsemConf {
     default = "spark",
     "How unaliased SELECT items are named, at every SELECT level. 'spark': Spark's own names " +
       "(untouched). 'canonical': DataFusion's output-field-name rules on the expression as " +
-      "written " +
-      "(no qualifier, lower-case functions, unquoted strings, operators in parentheses). " +
+      "written (no qualifier, lower-case functions, unquoted strings, operators in parentheses). " +
       "'postgres': PostgreSQL's names (a column's or function's name, a cast's type, else " +
       "?column?). 'mysql': MySQL/MariaDB's (the text as written; a string literal's value). " +
       "'sqlite': SQLite's (the text exactly as written). Without SQL text (DataFrame API) mysql " +

@@ -185,10 +185,9 @@ object ColsemErrors {
       missing,
       origin,
       s"Select them explicitly (SELECT *, ${missing.mkString(", ")} FROM ..., " +
-        "or df.select(\"*\", ...)), or list " +
-        s"the columns the INSERT writes (INSERT INTO $table " +
-        s"(${providedColumns.mkString(", ")}) ...) to fill the " +
-        "others with their defaults on purpose.")
+        "or df.select(\"*\", ...)), or list the columns the INSERT writes " +
+        s"(INSERT INTO $table (${providedColumns.mkString(", ")}) ...) to fill the others with " +
+        "their defaults on purpose.")
 
   /** The same error for a MERGE whose `UPDATE SET *` / `INSERT *` (`write`) would take columns its
    *  source lacks; `sourceAlias` qualifies the columns of the assignments it suggests. */
@@ -201,17 +200,16 @@ object ColsemErrors {
       origin: Origin): AnalysisException = {
     val alias = sourceAlias.getOrElse("source")
     def fromSource(c: String) = s"$alias.$c"
+    val assignments = providedColumns.map(c => s"$c = ${fromSource(c)}").mkString(", ")
     hiddenColumnsError(
       write,
       table,
       missing,
       origin,
       "UPDATE SET * and INSERT * set every column of the target from the source's column of the " +
-        "same name. " +
-        s"Name them in the source's select list (USING (SELECT *, ${missing.mkString(", ")} " +
-        s"FROM ...) AS $alias), " +
-        s"or spell the actions out (UPDATE SET ${providedColumns.map(c =>
-            s"$c = ${fromSource(c)}").mkString(", ")}; " +
+        "same name. Name them in the source's select list " +
+        s"(USING (SELECT *, ${missing.mkString(", ")} FROM ...) AS $alias), " +
+        s"or spell the actions out (UPDATE SET $assignments; " +
         s"INSERT (${providedColumns.mkString(", ")}) " +
         s"VALUES (${providedColumns.map(fromSource).mkString(", ")})): " +
         "an UPDATE then keeps their values, an INSERT fills them with their defaults.")
@@ -227,8 +225,8 @@ object ColsemErrors {
       missing,
       Origin(),
       "Its source went through a * that left them out, and an insert of the merge would " +
-        "fill them with NULL " +
-        "(insertAll() with schema evolution, or an insert(...) that does not set them). " +
+        "fill them with NULL (insertAll() with schema evolution, or an insert(...) that does " +
+        "not set them). " +
         s"Select them in the source (df.select($selected)), or set them in insert(...) explicitly.")
   }
 

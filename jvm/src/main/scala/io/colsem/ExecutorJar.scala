@@ -61,8 +61,8 @@ object ExecutorJar extends Logging {
         logInfo(
           s"colsem's jar ${jar.getPath} was on the driver's class path only; $feature runs " +
             "colsem code in tasks, so colsem shipped the jar to the executors " +
-            "(SparkContext.addJar). " +
-            "Pass it with --jars (spark.jars) or --packages to ship it from the start.")
+            "(SparkContext.addJar). Pass it with --jars (spark.jars) or --packages to ship it " +
+            "from the start.")
       case CannotShip(location) =>
         throw ColsemErrors.jarNotOnExecutors(
           location,

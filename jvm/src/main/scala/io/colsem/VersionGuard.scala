@@ -42,8 +42,8 @@ object VersionGuard {
         built.sparkLine + " (Scala " + built.scalaBinary + ") but this is Spark " + runningSpark +
         " (Scala " + runningScala + "). colsem injected nothing into this session; " +
         "queries run as in vanilla Spark. Use the colsem build for Spark " +
-        majorMinor(runningSpark) +
-        " / Scala " + majorMinor(runningScala) + ", or pyspark " + built.pysparkSupported + ".")
+        majorMinor(runningSpark) + " / Scala " + majorMinor(runningScala) + ", or pyspark " +
+        built.pysparkSupported + ".")
     }
   }
 
