@@ -39,8 +39,8 @@ final case class ColsemConfEntry[T](
    */
   def registerForViews(): Unit = ColsemConfEntry.synchronized {
     if (!SQLConf.get.isModifiable(key)) {
-      SQLConf.buildConf(key).doc(doc).version("colsem 0.1.0").stringConf.createWithDefault(
-        defaultString)
+      SQLConf.buildConf(key).doc(doc).version("colsem 0.1.0").stringConf
+        .createWithDefault(defaultString)
     }
   }
 

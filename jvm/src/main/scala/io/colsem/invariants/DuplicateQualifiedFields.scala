@@ -104,8 +104,8 @@ object DuplicateQualifiedFields {
   }
 
   private def isInternal(node: LogicalPlan): Boolean =
-    node.isInstanceOf[Expand] || node.isInstanceOf[LeafNode] || AnalyzerInternals.isRecursiveLoop(
-      node)
+    node.isInstanceOf[Expand] || node.isInstanceOf[LeafNode] ||
+      AnalyzerInternals.isRecursiveLoop(node)
 
   private def describe(node: LogicalPlan): String = node match {
     case j: Join => s"${j.nodeName} (${j.joinType.sql})"

@@ -53,8 +53,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
     // uses). A subquery names its alias's column, so that alias is never folded.
     val folded =
       if (start.isEmpty && !copies && binding.items.size > nativeDepth) {
-        ChainFolding.folded(session, binding, which) -- binding.inSubqueries.values.flatMap(
-          _.values)
+        ChainFolding.folded(session, binding, which) --
+          binding.inSubqueries.values.flatMap(_.values)
       } else {
         start.fold(Set.empty[Int])(_.folded)
       }

@@ -91,9 +91,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         val uses = subqueryUses(a.aggregateExpressions, a.child)
         val rewritten =
           if (uses.isEmpty) None else AggregateSubqueries(session, conf.resolver, a, uses)
-        rewritten.getOrElse(if (a.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE))
-          unwrapNamedReferences(a)
-        else a)
+        rewritten.getOrElse(
+          if (a.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) unwrapNamedReferences(a) else a)
       // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
       // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
       // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be

@@ -244,14 +244,14 @@ object HiddenColumns {
 
   /** Names listed by a `colsem.hidden_columns` value: comma-separated, optionally back-quoted. */
   def listedNames(property: Option[String]): Seq[String] =
-    property.toSeq.flatMap(_.split(",")).map(_.trim.stripPrefix("`").stripSuffix("`").trim).filter(
-      _.nonEmpty)
+    property.toSeq.flatMap(_.split(",")).map(_.trim.stripPrefix("`").stripSuffix("`").trim)
+      .filter(_.nonEmpty)
 
   def taggedByMetadata(a: Attribute): Boolean =
-    a.metadata.contains(MetadataKey) && (scala.util.Try(
-      a.metadata.getBoolean(MetadataKey)).getOrElse(false) ||
-      scala.util.Try(a.metadata.getString(MetadataKey)).toOption.exists(_.trim.equalsIgnoreCase(
-        "true")))
+    a.metadata.contains(MetadataKey) &&
+      (scala.util.Try(a.metadata.getBoolean(MetadataKey)).getOrElse(false) ||
+        scala.util.Try(a.metadata.getString(MetadataKey)).toOption
+          .exists(_.trim.equalsIgnoreCase("true")))
 
   /** A table, view or DataFrame leaf under any number of aliases (`FROM t AS x`), as opposed to a
    *  subquery or CTE. */
