@@ -54,14 +54,16 @@ WIDE_TESTS := tests/test_ways_in.py tests/test_spark_internals.py tests/test_gol
   tests/test_lateral_alias_shapes.py tests/test_star.py tests/test_naming.py tests/test_respond.py \
   tests/test_invariants.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint check test smoke wide formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           install everything, build the jar, run a demo of every feature"
 	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
-	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package (seconds)"
+	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package, scalafmt"
+	@echo "                    and 100 columns on the Scala (seconds)"
+	@echo "make fmt            rewrite the Scala sources with scalafmt (.scalafmt.conf)"
 	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make wide SPARK=L   the smoke suite, every golden file and the lateral-alias shapes, star, naming,"
@@ -150,13 +152,20 @@ pytest: install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
-# Formatting, lint and types of the Python (settings in pyproject.toml; docs/development.md says
-# how to fix a finding): seconds, so first in `make check` and in CI.
-lint: venv
+# Formatting, lint and types of the Python (settings in pyproject.toml) and the Scala's formatting
+# (scalafmt, .scalafmt.conf; no line over 100 columns); docs/development.md says how to fix a
+# finding. Seconds, so first in `make check` and in CI.
+lint: venv java
 	@echo "==> ruff format --check, ruff check, mypy ($(VENV))"
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+	@echo "==> scalafmt --list and 100 columns over the Scala sources (python/scala_format.py)"
+	$(PY) python/scala_format.py --check
+
+# Rewrites every Scala source with scalafmt (.scalafmt.conf's pinned version, from Maven Central).
+fmt: venv java
+	$(PY) python/scala_format.py
 
 # The fast loop while changing a rule: lint, then the import graph, the corpus harness's
 # classification, every golden file and the bad-input errors, in one pytest process (one Spark

@@ -2,13 +2,14 @@
 // One Spark line per sbt run, chosen by -Dcolsem.line=<line> (or COLSEM_LINE; default: default.line
 // in jvm/versions.properties):
 //   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
-//   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for every line
+//   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for each line
 // Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); source
 // folders and scalac options from jvm/compile.properties; the POM's URLs, SCM, licence and
 // developers from jvm/project.properties (all three read by python/build_jar.py too). Spark's
-// classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found or
-// downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default python3),
-// or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
+// classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found
+// or downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default
+// python3), or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they
+// hold it.
 import java.util.Properties
 
 def loadProperties(path: String): Properties = {
@@ -41,7 +42,8 @@ val scalaBinary = lv("scala.binary")
 val sparkVersion = lv("spark.version")
 val shimFolders: Seq[String] = lv("shims").split(",").map(_.trim).filter(_.nonEmpty).toSeq
 
-lazy val sparkJars = taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
+lazy val sparkJars =
+  taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
 
 lazy val root = (project in file("."))
   .settings(
@@ -65,9 +67,15 @@ lazy val root = (project in file("."))
     Test / resourceDirectory := baseDirectory.value / "jvm" / "src" / "test" / "resources",
     Compile / resourceGenerators += Def.task {
       val out = (Compile / resourceManaged).value / "io" / "colsem" / "colsem-build.properties"
-      val values = Seq("colsem.version" -> v("colsem.version"), "spark.version" -> sparkVersion,
-        "spark.line" -> sparkLine, "scala.binary" -> scalaBinary, "pyspark.supported" -> lv("pyspark.supported"))
-      IO.write(out, values.map { case (k, x) => s"$k=$x" }.mkString("", "\n", "\nsource.fingerprint=sbt\n"))
+      val values = Seq(
+        "colsem.version" -> v("colsem.version"),
+        "spark.version" -> sparkVersion,
+        "spark.line" -> sparkLine,
+        "scala.binary" -> scalaBinary,
+        "pyspark.supported" -> lv("pyspark.supported"))
+      IO.write(
+        out,
+        values.map { case (k, x) => s"$k=$x" }.mkString("", "\n", "\nsource.fingerprint=sbt\n"))
       Seq(out)
     }.taskValue,
     sparkJars := {
@@ -89,11 +97,23 @@ lazy val root = (project in file("."))
     libraryDependencies += "org.scalatest" %% "scalatest" % v("scalatest.version") % Test,
     scalacOptions ++= c("scalac.options") ++ c(s"scalac.options.$scalaBinary"),
     Test / fork := true,
-    Test / javaOptions ++= Seq("-Xmx2g", "-Dspark.ui.enabled=false",
+    Test / javaOptions ++= Seq(
+      "-Xmx2g",
+      "-Dspark.ui.enabled=false",
       s"-Dspark.sql.warehouse.dir=${target.value / "spark-warehouse"}") ++ Seq(
-      "java.lang", "java.lang.invoke", "java.lang.reflect", "java.io", "java.net", "java.nio",
-      "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "sun.nio.ch",
-      "sun.nio.cs", "sun.security.action", "sun.util.calendar").map(p => s"--add-opens=java.base/$p=ALL-UNNAMED"),
+      "java.lang",
+      "java.lang.invoke",
+      "java.lang.reflect",
+      "java.io",
+      "java.net",
+      "java.nio",
+      "java.util",
+      "java.util.concurrent",
+      "java.util.concurrent.atomic",
+      "sun.nio.ch",
+      "sun.nio.cs",
+      "sun.security.action",
+      "sun.util.calendar").map(p => s"--add-opens=java.base/$p=ALL-UNNAMED"),
     Test / parallelExecution := false,
     Compile / packageDoc / publishArtifact := false,
     publishMavenStyle := true,
@@ -101,8 +121,12 @@ lazy val root = (project in file("."))
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
     pomIncludeRepository := (_ => false),
     licenses := Seq(p("license.name") -> url(p("license.url"))),
-    description := s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
+    description :=
+      s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
     homepage := Some(url(p("project.url"))),
     scmInfo := Some(ScmInfo(url(p("scm.url")), p("scm.connection"), p("scm.developerConnection"))),
-    developers := List(Developer(p("developer.id"), p("developer.name"), "", url(p("developer.url"))))
-  )
+    developers := List(Developer(
+      p("developer.id"),
+      p("developer.name"),
+      "",
+      url(p("developer.url")))))

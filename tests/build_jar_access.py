@@ -1,5 +1,5 @@
-"""Gives tests the build scripts' helpers (python/build_jar.py and python/release.py are not part
-of the package)."""
+"""Gives tests the build scripts' helpers (python/build_jar.py, python/release.py and
+python/scala_format.py are not part of the package)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "python"))
 
 import build_jar
 import release  # noqa: F401  (python/release.py: make dist, make dist-check)
+import scala_format  # noqa: F401  (python/scala_format.py: make fmt, make lint)
 from golden import running_line  # noqa: F401  (the tests' one definition)
 
 read_versions = build_jar.read_versions

@@ -10,15 +10,23 @@ import java.util.Properties
  * not have), Java APIs, and `+` for strings (2.12 compiles `s"..."` into collection calls whose
  * signatures changed in 2.13).
  */
-final class BuildInfo(val colsemVersion: String, val sparkVersion: String, val sparkLine: String,
-    val scalaBinary: String, val pysparkSupported: String)
+final class BuildInfo(
+    val colsemVersion: String,
+    val sparkVersion: String,
+    val sparkLine: String,
+    val scalaBinary: String,
+    val pysparkSupported: String)
 
 object BuildInfo {
   val ResourcePath = "io/colsem/colsem-build.properties"
 
   lazy val current: BuildInfo = load(classOf[BuildInfo].getClassLoader)
 
-  def apply(colsemVersion: String, sparkVersion: String, sparkLine: String, scalaBinary: String,
+  def apply(
+      colsemVersion: String,
+      sparkVersion: String,
+      sparkLine: String,
+      scalaBinary: String,
       pysparkSupported: String): BuildInfo =
     new BuildInfo(colsemVersion, sparkVersion, sparkLine, scalaBinary, pysparkSupported)
 
@@ -29,16 +37,21 @@ object BuildInfo {
       throw new IllegalStateException(
         ResourcePath + " is missing from the colsem jar: rebuild it with `make jar`.")
     }
-    try props.load(in) finally in.close()
-    new BuildInfo(required(props, "colsem.version"), required(props, "spark.version"),
-      required(props, "spark.line"), required(props, "scala.binary"),
+    try props.load(in)
+    finally in.close()
+    new BuildInfo(
+      required(props, "colsem.version"),
+      required(props, "spark.version"),
+      required(props, "spark.line"),
+      required(props, "scala.binary"),
       required(props, "pyspark.supported"))
   }
 
   private def required(props: Properties, key: String): String = {
     val value = props.getProperty(key)
     if (value == null || value.trim.isEmpty) {
-      throw new IllegalStateException(ResourcePath + " has no value for '" + key + "': rebuild the jar.")
+      throw new IllegalStateException(
+        ResourcePath + " has no value for '" + key + "': rebuild the jar.")
     }
     value.trim
   }

@@ -19,29 +19,48 @@ object ColsemErrors {
   lazy val conditions: ErrorClassesJsonReader =
     new ErrorClassesJsonReader(Seq(getClass.getClassLoader.getResource(ConditionsResource)))
 
-  def invalidConfValue(key: String, value: String, allowedValues: Seq[String], default: String): AnalysisException =
-    error("COLSEM_INVALID_CONF_VALUE", Map(
-      "confName" -> key, "confValue" -> value,
-      "allowedValues" -> allowedValues.mkString(", "), "default" -> default))
+  def invalidConfValue(
+      key: String,
+      value: String,
+      allowedValues: Seq[String],
+      default: String): AnalysisException =
+    error(
+      "COLSEM_INVALID_CONF_VALUE",
+      Map(
+        "confName" -> key,
+        "confValue" -> value,
+        "allowedValues" -> allowedValues.mkString(", "),
+        "default" -> default))
 
-  def unknownConf(key: String, suggestion: Option[String], knownKeys: Seq[String]): AnalysisException =
-    error("COLSEM_UNKNOWN_CONF", Map(
-      "confName" -> key,
-      "suggestion" -> suggestion.map(s => s" Did you mean '$s'?").getOrElse(""),
-      "knownKeys" -> knownKeys.mkString(", ")))
+  def unknownConf(
+      key: String,
+      suggestion: Option[String],
+      knownKeys: Seq[String]): AnalysisException =
+    error(
+      "COLSEM_UNKNOWN_CONF",
+      Map(
+        "confName" -> key,
+        "suggestion" -> suggestion.map(s => s" Did you mean '$s'?").getOrElse(""),
+        "knownKeys" -> knownKeys.mkString(", ")))
 
-  def singlePassResolverActive(): AnalysisException = error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
+  def singlePassResolverActive(): AnalysisException =
+    error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
 
   /**
    * Spark's own AMBIGUOUS_LATERAL_COLUMN_ALIAS error (class, SQLSTATE and parameters as its native
    * support raises it) for a reference to an alias that several earlier items define, with a hint
    * saying where they are (`positions`).
    */
-  def ambiguousLateralAlias(reference: String, definitions: Seq[Origin], origin: Origin): AnalysisException = {
+  def ambiguousLateralAlias(
+      reference: String,
+      definitions: Seq[Origin],
+      origin: Origin): AnalysisException = {
     val positions = definitions.map(position).mkString(" and ")
-    withHint(SparkShims.ambiguousLateralAliasError(reference, definitions.size),
+    withHint(
+      SparkShims.ambiguousLateralAliasError(reference, definitions.size),
       s"The earlier items that define it are at $positions; give them distinct names.",
-      Map("positions" -> positions), origin)
+      Map("positions" -> positions),
+      origin)
   }
 
   /**
@@ -54,9 +73,14 @@ object ColsemErrors {
       reference: Origin,
       definition: Origin,
       selfReference: Boolean): AnalysisException = {
-    val where = if (selfReference) "this item itself" else s"a later item of this SELECT list, at ${position(definition)}"
-    withHint(unresolved, s"`$name` is defined by $where; a lateral column alias can be used only by the " +
-      "items after the one that defines it.", Map("laterAlias" -> position(definition)), reference)
+    val where = if (selfReference) "this item itself"
+    else s"a later item of this SELECT list, at ${position(definition)}"
+    withHint(
+      unresolved,
+      s"`$name` is defined by $where; a lateral column alias can be used only by the " +
+        "items after the one that defines it.",
+      Map("laterAlias" -> position(definition)),
+      reference)
   }
 
   /**
@@ -73,9 +97,13 @@ object ColsemErrors {
       value: String,
       reference: Origin): AnalysisException = {
     val where = if (scope == "WHERE") "the WHERE does not read the aliases of its SELECT list"
-                else "a subquery does not read the aliases of the SELECT list it is in"
-    withHint(unresolved, s"`$name` is a select-list alias, but $where unless $key includes $scope " +
-      s"(SET $key=$value).", Map.empty, reference)
+    else "a subquery does not read the aliases of the SELECT list it is in"
+    withHint(
+      unresolved,
+      s"`$name` is a select-list alias, but $where unless $key includes $scope " +
+        s"(SET $key=$value).",
+      Map.empty,
+      reference)
   }
 
   /** One of Spark's own errors with colsem's hint appended to its message: the class, SQLSTATE
@@ -87,8 +115,9 @@ object ColsemErrors {
       origin: Origin): AnalysisException = {
     val errorClass = SparkShims.errorClassOf(spark)
     AnalysisExceptions.create(
-      message = s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, spark.messageParameters)} " +
-        s"$hint SQLSTATE: ${spark.getSqlState}",
+      message =
+        s"[$errorClass] ${SparkShims.sparkMessageText(errorClass, spark.messageParameters)} " +
+          s"$hint SQLSTATE: ${spark.getSqlState}",
       errorClass = errorClass,
       sqlState = spark.getSqlState,
       parameters = spark.messageParameters ++ extraParameters,
@@ -97,19 +126,30 @@ object ColsemErrors {
 
   /** A WHERE name that means a select-list alias whose expression aggregates (`definition`: that
    *  item): WHERE filters rows before they are aggregated. */
-  def aggregateAliasInWhere(name: String, definition: Origin, reference: Origin): AnalysisException =
-    error("COLSEM_AGGREGATE_ALIAS_IN_WHERE",
-      Map("name" -> name, "aliasPosition" -> position(definition)), Some(reference))
+  def aggregateAliasInWhere(
+      name: String,
+      definition: Origin,
+      reference: Origin): AnalysisException =
+    error(
+      "COLSEM_AGGREGATE_ALIAS_IN_WHERE",
+      Map("name" -> name, "aliasPosition" -> position(definition)),
+      Some(reference))
 
   /** A WHERE name that means a select-list alias with a window function: WHERE filters rows
    *  before window functions are computed over them. */
   def windowAliasInWhere(name: String, definition: Origin, reference: Origin): AnalysisException =
-    error("COLSEM_WINDOW_ALIAS_IN_WHERE",
-      Map("name" -> name, "aliasPosition" -> position(definition)), Some(reference))
+    error(
+      "COLSEM_WINDOW_ALIAS_IN_WHERE",
+      Map("name" -> name, "aliasPosition" -> position(definition)),
+      Some(reference))
 
   def lateralAliasTooDeep(depth: Int, maxDepth: Int, origin: Origin): AnalysisException =
-    error("COLSEM_LATERAL_ALIAS_TOO_DEEP", Map(
-      "depth" -> depth.toString, "maxDepth" -> maxDepth.toString), Some(origin))
+    error(
+      "COLSEM_LATERAL_ALIAS_TOO_DEEP",
+      Map(
+        "depth" -> depth.toString,
+        "maxDepth" -> maxDepth.toString),
+      Some(origin))
 
   def starPatternRequired(): AnalysisException = error("COLSEM_STAR_PATTERN_REQUIRED", Map.empty)
 
@@ -121,55 +161,103 @@ object ColsemErrors {
       columns: Seq[String],
       origin: Option[Origin]): AnalysisException = {
     val listed = unknown.map(n => s"'$n'").mkString(", ")
-    error("COLSEM_UNKNOWN_HIDDEN_COLUMNS", Map(
-      "objectType" -> objectType, "objectName" -> objectName, "unknownColumns" -> listed,
-      "columns" -> columns.mkString(", "), "validValue" -> valid.mkString(",")), origin)
+    error(
+      "COLSEM_UNKNOWN_HIDDEN_COLUMNS",
+      Map(
+        "objectType" -> objectType,
+        "objectName" -> objectName,
+        "unknownColumns" -> listed,
+        "columns" -> columns.mkString(", "),
+        "validValue" -> valid.mkString(",")),
+      origin)
   }
 
   /** `write` says which kind of write it is, as the message's first words ("INSERT BY NAME"). */
   def hiddenColumnsNotWritten(
-      write: String, table: String, missing: Seq[String], providedColumns: Seq[String],
+      write: String,
+      table: String,
+      missing: Seq[String],
+      providedColumns: Seq[String],
       origin: Origin): AnalysisException =
-    hiddenColumnsError(write, table, missing, origin,
-      s"Select them explicitly (SELECT *, ${missing.mkString(", ")} FROM ..., " + "or df.select(\"*\", ...)), or list " +
-        s"the columns the INSERT writes (INSERT INTO $table (${providedColumns.mkString(", ")}) ...) to fill the " +
-        "others with their defaults on purpose.")
+    hiddenColumnsError(
+      write,
+      table,
+      missing,
+      origin,
+      s"Select them explicitly (SELECT *, ${missing.mkString(", ")} FROM ..., " +
+        "or df.select(\"*\", ...)), or list the columns the INSERT writes " +
+        s"(INSERT INTO $table (${providedColumns.mkString(", ")}) ...) to fill the others with " +
+        "their defaults on purpose.")
 
   /** The same error for a MERGE whose `UPDATE SET *` / `INSERT *` (`write`) would take columns its
    *  source lacks; `sourceAlias` qualifies the columns of the assignments it suggests. */
   def hiddenColumnsNotWrittenByMerge(
-      write: String, table: String, missing: Seq[String], providedColumns: Seq[String],
-      sourceAlias: Option[String], origin: Origin): AnalysisException = {
+      write: String,
+      table: String,
+      missing: Seq[String],
+      providedColumns: Seq[String],
+      sourceAlias: Option[String],
+      origin: Origin): AnalysisException = {
     val alias = sourceAlias.getOrElse("source")
     def fromSource(c: String) = s"$alias.$c"
-    hiddenColumnsError(write, table, missing, origin,
-      "UPDATE SET * and INSERT * set every column of the target from the source's column of the same name. " +
-        s"Name them in the source's select list (USING (SELECT *, ${missing.mkString(", ")} FROM ...) AS $alias), " +
-        s"or spell the actions out (UPDATE SET ${providedColumns.map(c => s"$c = ${fromSource(c)}").mkString(", ")}; " +
-        s"INSERT (${providedColumns.mkString(", ")}) VALUES (${providedColumns.map(fromSource).mkString(", ")})): " +
+    val assignments = providedColumns.map(c => s"$c = ${fromSource(c)}").mkString(", ")
+    hiddenColumnsError(
+      write,
+      table,
+      missing,
+      origin,
+      "UPDATE SET * and INSERT * set every column of the target from the source's column of the " +
+        "same name. Name them in the source's select list " +
+        s"(USING (SELECT *, ${missing.mkString(", ")} FROM ...) AS $alias), " +
+        s"or spell the actions out (UPDATE SET $assignments; " +
+        s"INSERT (${providedColumns.mkString(", ")}) " +
+        s"VALUES (${providedColumns.map(fromSource).mkString(", ")})): " +
         "an UPDATE then keeps their values, an INSERT fills them with their defaults.")
   }
 
-  def hiddenColumnsNotWrittenByDeltaMerge(table: String, missing: Seq[String]): AnalysisException = {
+  def hiddenColumnsNotWrittenByDeltaMerge(
+      table: String,
+      missing: Seq[String]): AnalysisException = {
     val selected = ("*" +: missing).map(c => "\"" + c + "\"").mkString(", ")
-    hiddenColumnsError("Delta's merge API (DeltaTable.merge)", table, missing, Origin(),
-      "Its source went through a * that left them out, and an insert of the merge would fill them with NULL " +
-        "(insertAll() with schema evolution, or an insert(...) that does not set them). " +
+    hiddenColumnsError(
+      "Delta's merge API (DeltaTable.merge)",
+      table,
+      missing,
+      Origin(),
+      "Its source went through a * that left them out, and an insert of the merge would " +
+        "fill them with NULL (insertAll() with schema evolution, or an insert(...) that does " +
+        "not set them). " +
         s"Select them in the source (df.select($selected)), or set them in insert(...) explicitly.")
   }
 
   private def hiddenColumnsError(
-      write: String, table: String, missing: Seq[String], origin: Origin, advice: String): AnalysisException =
-    error("COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN", Map(
-      "write" -> write,
-      "tableName" -> table,
-      "missingColumns" -> missing.map(c => s"`$c`").mkString(", "),
-      "advice" -> advice), Some(origin))
+      write: String,
+      table: String,
+      missing: Seq[String],
+      origin: Origin,
+      advice: String): AnalysisException =
+    error(
+      "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN",
+      Map(
+        "write" -> write,
+        "tableName" -> table,
+        "missingColumns" -> missing.map(c => s"`$c`").mkString(", "),
+        "advice" -> advice),
+      Some(origin))
 
   /** colsem's classes cannot reach the executors (see [[ExecutorJar]]); before any task starts. */
-  def jarNotOnExecutors(location: String, master: String, feature: String, reason: String): AnalysisException =
-    error("COLSEM_JAR_NOT_ON_EXECUTORS", Map(
-      "feature" -> feature, "master" -> master, "location" -> location, "reason" -> reason))
+  def jarNotOnExecutors(
+      location: String,
+      master: String,
+      feature: String,
+      reason: String): AnalysisException =
+    error(
+      "COLSEM_JAR_NOT_ON_EXECUTORS",
+      Map(
+        "feature" -> feature,
+        "master" -> master,
+        "location" -> location,
+        "reason" -> reason))
 
   def columnsArguments(count: Int): AnalysisException =
     error("COLSEM_COLUMNS_ARGUMENTS", Map("argumentCount" -> count.toString))

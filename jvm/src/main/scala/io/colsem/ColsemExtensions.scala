@@ -17,14 +17,14 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     val built = BuildInfo.current
     VersionGuard.mismatch(built, VersionGuard.runningSpark, VersionGuard.runningScala) match {
       case Some(problem) =>
-        VersionGuard.report(problem)  // no Logging here: see VersionGuard on the other Scala line
+        VersionGuard.report(problem) // no Logging here: see VersionGuard on the other Scala line
       case None if ColsemExtensions.markApplied(extensions) =>
         inject(extensions)
         logInfo(s"colsem ${built.colsemVersion} active (built for Spark ${built.sparkLine}, " +
           s"Scala ${built.scalaBinary}; running Spark ${VersionGuard.runningSpark}). " +
           s"SELECT * FROM ${StatusTableFunction.Name}() shows its settings.")
       case None =>
-        // Reached a second time through the other way in (config and ServiceLoader together).
+      // Reached a second time through the other way in (config and ServiceLoader together).
     }
   }
 
@@ -37,21 +37,23 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Rules on the unresolved plan, in this order (Spark 4's Hints batch; on 3.5, which has no
     // such injection point, applied to each parsed statement: see SparkShims).
     naming.NamingDialect.registerForViews()
-    // A view created with aliases read in WHERE or subqueries reads its text back with those scopes.
+    // A view created with aliases read in WHERE or subqueries reads its text back with them.
     ColsemConf.LateralAliasExtraScopes.registerForViews()
-    SparkShims.injectPreResolutionRules(extensions, Seq(
-      // Lateral column aliases: hide alias names from Spark's one-level-per-iteration native support.
-      _ => lca.MarkLateralAliasCandidates,
-      // Output naming dialects: unaliased items get their dialect's name before Resolution, so
-      // outer queries resolve against those names (after the lateral-alias marks, which read only
-      // user aliases).
-      session => new naming.NameUnaliasedItems(session),
-      // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
-      _ => star.MarkColumnHidingStars,
-      // ...and mark a DataFrame write's own query before Spark fills the columns it leaves out.
-      _ => star.MarkWrittenQueries,
-      // ...and hold back the source of a MERGE with UPDATE SET * / INSERT * until it is checked.
-      _ => star.HoldStarMergeSources))
+    SparkShims.injectPreResolutionRules(
+      extensions,
+      Seq(
+        // Lateral column aliases: hide alias names from Spark's one-level-per-iteration support.
+        _ => lca.MarkLateralAliasCandidates,
+        // Output naming dialects: unaliased items get their dialect's name before Resolution, so
+        // outer queries resolve against those names (after the lateral-alias marks, which read only
+        // user aliases).
+        session => new naming.NameUnaliasedItems(session),
+        // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
+        _ => star.MarkColumnHidingStars,
+        // ...and mark a DataFrame write's own query before Spark fills the columns it leaves out.
+        _ => star.MarkWrittenQueries,
+        // ...and hold back the source of a MERGE with UPDATE SET * / INSERT * until it is checked.
+        _ => star.HoldStarMergeSources))
     // Lateral column aliases: resolve every level of them at once, each alias computed once.
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
     // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
@@ -59,9 +61,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // A name that means a select-list alias only in a scope extraScopes leaves out: the same error,
     // plus the setting that reads it there.
     extensions.injectResolutionRule(session => new lca.ReportOutOfScopeLateralAliases(session))
-    // Naming: a resolved SELECT list's named items become Spark's own Aliases with the dialect's names.
+    // Naming: a resolved SELECT list's named items become Spark's Aliases with the dialect's names.
     extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)
-    // Naming: under `sqlite`, the outermost list's bare columns take their declared names, as SQLite's.
+    // Naming: under `sqlite`, the outermost list's bare columns take their declared names (SQLite).
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
     // SELECT *: once their input is resolved, work out which of its columns are hidden.
     extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)
@@ -86,13 +88,15 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Invariant 5: planning starts with ReturnAnswer(optimized plan), the first whole view of it.
     extensions.injectPlannerStrategy(session => new invariants.CheckOptimizedSchema(session))
     // Invariants 3 and 6 on the prepared plan: last query-stage preparation rule (adaptive)...
-    extensions.injectQueryStagePrepRule(session => new invariants.CheckPreparedSchemaAdaptive(session))
+    extensions.injectQueryStagePrepRule(session =>
+      new invariants.CheckPreparedSchemaAdaptive(session))
     // ...and after the columnar transitions (non-adaptive plans).
     extensions.injectColumnar(session => new invariants.CheckPreparedSchemaColumnar(session))
   }
 }
 
 object ColsemExtensions {
+
   /** The extension objects colsem was applied to. Spark applies both the ServiceLoader provider
    *  and the `spark.sql.extensions` classes to one object; injecting twice would run each rule
    *  twice and register the table function twice. */

@@ -50,14 +50,24 @@ object ExecutorJar extends Logging {
       case LocalMode | AlreadyThere(_) =>
       case Ship(jar) =>
         sc.addJar(jar.getPath)
-        if (!decide(isLocal = false, Some(jar.toURI), None, sc.listJars(), None).isInstanceOf[AlreadyThere]) {
-          throw ColsemErrors.jarNotOnExecutors(jar.getPath, sc.master, feature, "SparkContext.addJar did not add it")
+        if (!decide(isLocal = false, Some(jar.toURI), None, sc.listJars(), None).isInstanceOf[
+              AlreadyThere]) {
+          throw ColsemErrors.jarNotOnExecutors(
+            jar.getPath,
+            sc.master,
+            feature,
+            "SparkContext.addJar did not add it")
         }
-        logInfo(s"colsem's jar ${jar.getPath} was on the driver's class path only; $feature runs colsem " +
-          "code in tasks, so colsem shipped the jar to the executors (SparkContext.addJar). " +
-          "Pass it with --jars (spark.jars) or --packages to ship it from the start.")
+        logInfo(
+          s"colsem's jar ${jar.getPath} was on the driver's class path only; $feature runs " +
+            "colsem code in tasks, so colsem shipped the jar to the executors " +
+            "(SparkContext.addJar). Pass it with --jars (spark.jars) or --packages to ship it " +
+            "from the start.")
       case CannotShip(location) =>
-        throw ColsemErrors.jarNotOnExecutors(location, sc.master, feature,
+        throw ColsemErrors.jarNotOnExecutors(
+          location,
+          sc.master,
+          feature,
           "its classes are not in a jar file colsem can ship")
     }
     checked.put(sc, java.lang.Boolean.TRUE)
@@ -77,16 +87,19 @@ object ExecutorJar extends Logging {
       addedJars: Seq[String],
       executorClassPath: Option[String]): Decision = {
     if (isLocal) return LocalMode
-    val jar = location.filter(_.getScheme == "file").map(new File(_)).filter(f => f.isFile && f.getName.endsWith(".jar"))
+    val jar = location.filter(_.getScheme == "file").map(new File(_)).filter(f =>
+      f.isFile && f.getName.endsWith(".jar"))
     jar match {
       case None => CannotShip(location.map(_.toString).getOrElse("an unknown location"))
       case Some(file) =>
         val name = file.getName
         def fileName(entry: String): String = entry.split('/').last
-        val onClassPath = executorClassPath.toSeq.flatMap(_.split(File.pathSeparator)).exists { entry =>
-          val e = entry.trim
-          fileName(e) == name || new File(e.stripSuffix("*")).getAbsoluteFile == file.getParentFile.getAbsoluteFile
-        }
+        val onClassPath =
+          executorClassPath.toSeq.flatMap(_.split(File.pathSeparator)).exists { entry =>
+            val e = entry.trim
+            fileName(e) == name || new File(
+              e.stripSuffix("*")).getAbsoluteFile == file.getParentFile.getAbsoluteFile
+          }
         if (addedJars.exists(j => fileName(j) == name)) AlreadyThere("added to the SparkContext")
         else if (onClassPath) AlreadyThere("on spark.executor.extraClassPath")
         else if (sparkJarsDir.exists(_.getAbsoluteFile == file.getParentFile.getAbsoluteFile)) {

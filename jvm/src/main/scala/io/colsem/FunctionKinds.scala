@@ -7,8 +7,12 @@ import scala.util.Try
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.FunctionIdentifier
-import org.apache.spark.sql.catalyst.analysis.{FunctionRegistry, TableFunctionRegistry, UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, Generator, VirtualColumn}
+import org.apache.spark.sql.catalyst.analysis.{
+  FunctionRegistry, TableFunctionRegistry, UnresolvedAttribute, UnresolvedFunction
+}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, Expression, Generator, VirtualColumn
+}
 import org.apache.spark.sql.catalyst.plans.logical.{OneRowRelation, Project}
 
 import io.colsem.shims.SparkShims
@@ -26,10 +30,12 @@ object FunctionKinds {
   def implementedBy(session: SparkSession, u: UnresolvedFunction, kind: Class[_]): Boolean =
     u.nameParts.size == 1 &&
       session.sessionState.catalog.lookupBuiltinOrTempFunction(u.nameParts.head).exists { info =>
-        Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption.exists { cls =>
-          kind.isAssignableFrom(cls) || (!classOf[Expression].isAssignableFrom(cls) &&
-            Try(session.sessionState.functionRegistry.lookupFunction(
-              FunctionIdentifier(u.nameParts.head), u.arguments)).toOption.exists(kind.isInstance))
+        Try(Class.forName(info.getClassName, false, getClass.getClassLoader)).toOption.exists {
+          cls =>
+            kind.isAssignableFrom(cls) || (!classOf[Expression].isAssignableFrom(cls) &&
+              Try(session.sessionState.functionRegistry.lookupFunction(
+                FunctionIdentifier(u.nameParts.head),
+                u.arguments)).toOption.exists(kind.isInstance))
         }
       }
 
@@ -38,12 +44,14 @@ object FunctionKinds {
    *  nothing else is in both), which tells before the call's arguments are resolved: the builder
    *  Spark registers `explode` with may not build over unresolved arguments. */
   def isGenerator(session: SparkSession, u: UnresolvedFunction): Boolean =
-    (isBuiltin(u) && TableFunctionRegistry.builtin.functionExists(FunctionIdentifier(u.nameParts.head))) ||
+    (isBuiltin(u) && TableFunctionRegistry.builtin.functionExists(
+      FunctionIdentifier(u.nameParts.head))) ||
       implementedBy(session, u, classOf[Generator])
 
   /** Whether `u` calls a built-in function (a one-part name Spark's registry defines). */
   def isBuiltin(u: UnresolvedFunction): Boolean =
-    u.nameParts.size == 1 && FunctionRegistry.builtin.functionExists(FunctionIdentifier(u.nameParts.head))
+    u.nameParts.size == 1 && FunctionRegistry.builtin.functionExists(
+      FunctionIdentifier(u.nameParts.head))
 
   private val literalFunctions = new ConcurrentHashMap[String, java.lang.Boolean]()
 
@@ -60,17 +68,21 @@ object FunctionKinds {
     val key = name.toLowerCase(Locale.ROOT)
     val candidate = key == VirtualColumn.hiveGroupingIdName.toLowerCase(Locale.ROOT) ||
       FunctionRegistry.builtin.functionExists(FunctionIdentifier(key))
-    candidate && literalFunctions.computeIfAbsent(key, _ => java.lang.Boolean.valueOf(probe(session, key)))
+    candidate && literalFunctions.computeIfAbsent(
+      key,
+      _ => java.lang.Boolean.valueOf(probe(session, key)))
   }
 
   private def probe(session: SparkSession, name: String): Boolean = {
     val analyzed = Try(session.sessionState.analyzer.execute(
       Project(Seq(UnresolvedAttribute(Seq(name))), OneRowRelation())))
     analyzed.toOption.exists {
-      case Project(Seq(item), _) if item.resolved => item match {
-        case Alias(child, _) => !child.exists(e => e.isInstanceOf[Attribute] || SparkShims.isVariableReference(e))
-        case _ => false
-      }
+      case Project(Seq(item), _) if item.resolved =>
+        item match {
+          case Alias(child, _) =>
+            !child.exists(e => e.isInstanceOf[Attribute] || SparkShims.isVariableReference(e))
+          case _ => false
+        }
       case _ => false
     }
   }

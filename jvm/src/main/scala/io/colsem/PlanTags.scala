@@ -22,13 +22,14 @@ object PlanTags {
 /**
  * A name in a SELECT list that an earlier item of the same list defines as an alias. It stays
  * unresolved, and Spark's own resolution does not recognize it, until the lateral-alias rule
- * decides what it is: a column of the FROM input (which wins), an earlier alias, or neither (then it
- * becomes the original UnresolvedAttribute again, and Spark resolves or reports it as usual).
+ * decides what it is: a column of the FROM input (which wins), an earlier alias, or neither (then
+ * it becomes the original UnresolvedAttribute again, and Spark resolves or reports it as usual).
  *
  * It carries the UNRESOLVED_ATTRIBUTE pattern bit, so rules pruned on that bit still visit it; they
  * match UnresolvedAttribute by class and leave this node alone.
  */
-case class LateralAliasCandidate(attribute: UnresolvedAttribute) extends LeafExpression with Unevaluable {
+case class LateralAliasCandidate(attribute: UnresolvedAttribute) extends LeafExpression
+  with Unevaluable {
   override lazy val resolved: Boolean = false
   override def dataType: DataType = throw new UnresolvedException("dataType")
   override def nullable: Boolean = throw new UnresolvedException("nullable")

@@ -18,8 +18,11 @@ import io.colsem.shims.SparkShims
 object StatusTableFunction {
   val Name = "colsem_status"
 
-  val description: TableFunctions.Description = TableFunctions.describe(this, Name,
-    "() - One row per fact about colsem in this session: key, value.", s"SELECT * FROM $Name();") { args =>
+  val description: TableFunctions.Description = TableFunctions.describe(
+    this,
+    Name,
+    "() - One row per fact about colsem in this session: key, value.",
+    s"SELECT * FROM $Name();") { args =>
     if (args.nonEmpty) {
       throw ColsemErrors.statusArguments(args.size)
     }

@@ -14,7 +14,17 @@ object TableFunctions {
   def describe(owner: AnyRef, name: String, usage: String, example: String)(
       build: Seq[Expression] => LogicalPlan): Description = (
     FunctionIdentifier(name),
-    new ExpressionInfo(owner.getClass.getName.stripSuffix("$"), null, name, s"$name$usage", "",
-      s"\n    Examples:\n      > $example\n", "", "", "0.1.0", "", "scala_udf"),
+    new ExpressionInfo(
+      owner.getClass.getName.stripSuffix("$"),
+      null,
+      name,
+      s"$name$usage",
+      "",
+      s"\n    Examples:\n      > $example\n",
+      "",
+      "",
+      "0.1.0",
+      "",
+      "scala_udf"),
     build)
 }

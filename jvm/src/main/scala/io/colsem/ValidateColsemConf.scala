@@ -20,7 +20,10 @@ class ValidateColsemConf(session: SparkSession) extends (LogicalPlan => Unit) {
     conf.getAllConfs.keysIterator.filter(_.startsWith(ColsemConf.Prefix)).foreach { key =>
       ColsemConf.find(key) match {
         case Some(entry) => entry.validate(conf)
-        case None => throw ColsemErrors.unknownConf(key, ValidateColsemConf.closestKey(key), ColsemConf.all.map(_.key))
+        case None => throw ColsemErrors.unknownConf(
+            key,
+            ValidateColsemConf.closestKey(key),
+            ColsemConf.all.map(_.key))
       }
     }
   }
@@ -32,7 +35,8 @@ object ValidateColsemConf {
 
   /** The known key a typo most likely meant, if one is close enough to suggest. */
   def closestKey(key: String): Option[String] = {
-    val scored = ColsemConf.all.map(e => e.key -> distance.apply(e.key.toLowerCase, key.toLowerCase))
+    val scored =
+      ColsemConf.all.map(e => e.key -> distance.apply(e.key.toLowerCase, key.toLowerCase))
     scored.sortBy(_._2).headOption.collect { case (k, d) if d <= math.max(3, key.length / 4) => k }
   }
 }

@@ -17,7 +17,8 @@ object VersionGuard {
   private val reported = new java.util.concurrent.atomic.AtomicBoolean(false)
 
   /** Logs the mismatch once per JVM (both ways in reach a mismatched jar, each session too), as
-   *  the entry class's logger, so the line reads `ERROR ColsemExtensions: [COLSEM_INCOMPATIBLE_SPARK] ...`. */
+   *  the entry class's logger, so the line reads
+   *  `ERROR ColsemExtensions: [COLSEM_INCOMPATIBLE_SPARK] ...`. */
   def report(problem: String): Unit = {
     if (reported.compareAndSet(false, true)) {
       org.slf4j.LoggerFactory.getLogger("io.colsem.ColsemExtensions").error(problem)
@@ -39,9 +40,10 @@ object VersionGuard {
     } else {
       Some("[COLSEM_INCOMPATIBLE_SPARK] colsem " + built.colsemVersion + " was built for Spark " +
         built.sparkLine + " (Scala " + built.scalaBinary + ") but this is Spark " + runningSpark +
-        " (Scala " + runningScala + "). colsem injected nothing into this session; queries run as " +
-        "in vanilla Spark. Use the colsem build for Spark " + majorMinor(runningSpark) +
-        " / Scala " + majorMinor(runningScala) + ", or pyspark " + built.pysparkSupported + ".")
+        " (Scala " + runningScala + "). colsem injected nothing into this session; " +
+        "queries run as in vanilla Spark. Use the colsem build for Spark " +
+        majorMinor(runningSpark) + " / Scala " + majorMinor(runningScala) + ", or pyspark " +
+        built.pysparkSupported + ".")
     }
   }
 

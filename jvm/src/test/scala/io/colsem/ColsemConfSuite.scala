@@ -21,14 +21,17 @@ class ColsemConfSuite extends AnyFunSuite {
   }
 
   test("values parse case-insensitively and trimmed") {
-    val conf = confWith("spark.colsem.enabled" -> " FALSE ", "spark.colsem.singlePassResolver.policy" -> "Error")
+    val conf = confWith(
+      "spark.colsem.enabled" -> " FALSE ",
+      "spark.colsem.singlePassResolver.policy" -> "Error")
     assert(ColsemConf.Enabled.readFrom(conf) === false)
     assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "error")
   }
 
   test("an invalid value names the key, the value and the allowed values") {
     val e = intercept[AnalysisException] {
-      ColsemConf.SinglePassResolverPolicy.validate(confWith("spark.colsem.singlePassResolver.policy" -> "loud"))
+      ColsemConf.SinglePassResolverPolicy.validate(
+        confWith("spark.colsem.singlePassResolver.policy" -> "loud"))
     }
     assert(SparkShims.errorClassOf(e) === "COLSEM_INVALID_CONF_VALUE")
     assert(e.getSqlState === "22022")
@@ -40,13 +43,16 @@ class ColsemConfSuite extends AnyFunSuite {
   }
 
   test("rules read an invalid value as the default; only validate reports it") {
-    val conf = confWith("spark.colsem.enabled" -> "maybe", "spark.colsem.star.exclude" -> "TAGGED,NOPE")
+    val conf =
+      confWith("spark.colsem.enabled" -> "maybe", "spark.colsem.star.exclude" -> "TAGGED,NOPE")
     assert(ColsemConf.Enabled.readFrom(conf) === true)
     assert(ColsemConf.StarExclude.readFrom(conf) === Seq())
     assert(intercept[AnalysisException](ColsemConf.StarExclude.validate(conf))
       .getMessageParameters.get("confValue") === "TAGGED,NOPE")
-    ColsemConf.StarExclude.validate(confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged"))
-    assert(ColsemConf.StarExclude.readFrom(confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged")) ===
+    ColsemConf.StarExclude.validate(
+      confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged"))
+    assert(ColsemConf.StarExclude.readFrom(
+      confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged")) ===
       Seq("TAGGED", "PATTERN"))
   }
 
@@ -54,14 +60,16 @@ class ColsemConfSuite extends AnyFunSuite {
     import LateralAliasScope.{Subquery, Where}
     val key = ColsemConf.LateralAliasExtraScopes.key
     assert(ColsemConf.LateralAliasExtraScopes.readFrom(new SQLConf) === Seq())
-    assert(ColsemConf.LateralAliasExtraScopes.readFrom(confWith(key -> " subquery , Where,WHERE ")) ===
-      Seq(Subquery, Where))
+    assert(
+      ColsemConf.LateralAliasExtraScopes.readFrom(confWith(key -> " subquery , Where,WHERE ")) ===
+        Seq(Subquery, Where))
     assert(ColsemConf.LateralAliasExtraScopes.readFrom(confWith(key -> "")) === Seq())
     val bad = confWith(key -> "WHERE,HAVING")
     assert(ColsemConf.LateralAliasExtraScopes.readFrom(bad) === Seq())
     val e = intercept[AnalysisException](ColsemConf.LateralAliasExtraScopes.validate(bad))
     assert(e.getMessageParameters.get("confValue") === "WHERE,HAVING")
-    assert(e.getMessageParameters.get("allowedValues") === "a comma-separated list of WHERE, SUBQUERY (or empty)")
+    assert(e.getMessageParameters.get(
+      "allowedValues") === "a comma-separated list of WHERE, SUBQUERY (or empty)")
   }
 
   private def roundTrips[T](entry: ColsemConfEntry[T]): Boolean =

@@ -33,13 +33,16 @@ class ExecutorJarSuite extends AnyFunSuite {
   test("a jar given with --jars, spark.jars or --packages is not shipped again") {
     assert(decide(added = Seq(s"spark://192.0.2.2:40123/jars/${jar.getName}")) ===
       AlreadyThere("added to the SparkContext"))
-    assert(decide(added = Seq(s"file:${jar.getPath}")) === AlreadyThere("added to the SparkContext"))
+    assert(
+      decide(added = Seq(s"file:${jar.getPath}")) === AlreadyThere("added to the SparkContext"))
   }
 
   test("spark.executor.extraClassPath naming the jar or its folder") {
-    assert(decide(extraClassPath = Some(s"/opt/x.jar${File.pathSeparator}/opt/lib/${jar.getName}")) ===
+    assert(decide(extraClassPath =
+      Some(s"/opt/x.jar${File.pathSeparator}/opt/lib/${jar.getName}")) ===
       AlreadyThere("on spark.executor.extraClassPath"))
-    assert(decide(extraClassPath = Some(s"${dir.getPath}/*")) === AlreadyThere("on spark.executor.extraClassPath"))
+    assert(decide(extraClassPath = Some(s"${dir.getPath}/*")) === AlreadyThere(
+      "on spark.executor.extraClassPath"))
     assert(decide(extraClassPath = Some("/opt/other/*")) === Ship(jar))
   }
 
@@ -51,6 +54,7 @@ class ExecutorJarSuite extends AnyFunSuite {
 
   test("classes outside a jar file cannot be shipped") {
     assert(decide(location = dir) === CannotShip(dir.toURI.toString))
-    assert(ExecutorJar.decide(isLocal = false, None, None, Nil, None) === CannotShip("an unknown location"))
+    assert(ExecutorJar.decide(isLocal = false, None, None, Nil, None) === CannotShip(
+      "an unknown location"))
   }
 }

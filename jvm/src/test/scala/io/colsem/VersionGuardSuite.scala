@@ -33,6 +33,9 @@ class VersionGuardSuite extends AnyFunSuite {
   test("the jar's build properties describe the compiled line") {
     val info = BuildInfo.current
     assert(info.sparkLine === VersionGuard.majorMinor(info.sparkVersion))
-    assert(VersionGuard.mismatch(info, VersionGuard.runningSpark, VersionGuard.runningScala).isEmpty)
+    assert(VersionGuard.mismatch(
+      info,
+      VersionGuard.runningSpark,
+      VersionGuard.runningScala).isEmpty)
   }
 }

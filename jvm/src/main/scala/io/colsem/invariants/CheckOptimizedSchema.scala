@@ -15,7 +15,8 @@ class CheckOptimizedSchema(session: SparkSession) extends SparkStrategy {
 
   override def apply(plan: LogicalPlan): Seq[SparkPlan] = {
     plan match {
-      case ReturnAnswer(optimized) if Invariants.mode(session.sessionState.conf) != Invariants.Off =>
+      case ReturnAnswer(optimized)
+          if Invariants.mode(session.sessionState.conf) != Invariants.Off =>
         for {
           record <- Invariants.record(session)
           _ = record.rethrowFailure()
@@ -32,7 +33,8 @@ class CheckOptimizedSchema(session: SparkSession) extends SparkStrategy {
     val before = Schemas.physical(analyzed.output)
     def problem(expected: Seq[PhysicalField], p: LogicalPlan): Option[String] = {
       val after = Schemas.physical(p.output)
-      if (analyzed.isInstanceOf[Project]) Schemas.exactProblem(expected, after, conf.caseSensitiveAnalysis)
+      if (analyzed.isInstanceOf[Project])
+        Schemas.exactProblem(expected, after, conf.caseSensitiveAnalysis)
       else Schemas.setProblem(expected, after, conf.caseSensitiveAnalysis)
     }
     if (problem(before, optimized).isDefined) {
@@ -44,8 +46,14 @@ class CheckOptimizedSchema(session: SparkSession) extends SparkStrategy {
       problem(expected, optimized).foreach { found =>
         val culprit = OptimizerReplay.culprit(session, analyzed, problem(expected, _).isDefined)
           .getOrElse("the optimizer (replaying its batches did not reproduce the change)")
-        Invariants.report(conf, Some(record), Violation.schemaChanged(5, culprit, found,
-          Schemas.diff("analyzed", before, "optimized", Schemas.physical(optimized.output))))
+        Invariants.report(
+          conf,
+          Some(record),
+          Violation.schemaChanged(
+            5,
+            culprit,
+            found,
+            Schemas.diff("analyzed", before, "optimized", Schemas.physical(optimized.output))))
       }
     }
   }

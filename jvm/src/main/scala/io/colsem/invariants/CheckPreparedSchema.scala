@@ -6,7 +6,9 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.colsem.PlanningInternals
-import org.apache.spark.sql.execution.{ApplyColumnarRulesAndInsertTransitions, ColumnarRule, CommandResultExec, ProjectExec, SparkPlan}
+import org.apache.spark.sql.execution.{
+  ApplyColumnarRulesAndInsertTransitions, ColumnarRule, CommandResultExec, ProjectExec, SparkPlan
+}
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
 import org.apache.spark.sql.execution.command.ExecutedCommandExec
 
@@ -39,11 +41,18 @@ object CheckPreparedSchema {
     } {
       val expected = expectedSchema(analyzed, optimized)
       val caseSensitive = conf.caseSensitiveAnalysis
-      Schemas.exactProblem(expected, Schemas.physical(plan.output), caseSensitive).foreach { found =>
-        Invariants.report(conf, Some(record), blame(session, expected, optimized, plan, adaptive)
-          .getOrElse(Violation.schemaChanged(3, "planning or physical preparation (not " +
-            "reproduced by planning again)", found,
-            Schemas.diff("analyzed", expected, "prepared", Schemas.physical(plan.output)))))
+      Schemas.exactProblem(expected, Schemas.physical(plan.output), caseSensitive).foreach {
+        found =>
+          Invariants.report(
+            conf,
+            Some(record),
+            blame(session, expected, optimized, plan, adaptive)
+              .getOrElse(Violation.schemaChanged(
+                3,
+                "planning or physical preparation (not " +
+                  "reproduced by planning again)",
+                found,
+                Schemas.diff("analyzed", expected, "prepared", Schemas.physical(plan.output)))))
       }
     }
   }
@@ -53,10 +62,12 @@ object CheckPreparedSchema {
    *  describes: it never runs, and EXPLAIN shows Spark's plan as it is. */
   def guardOutput(session: SparkSession, plan: SparkPlan): SparkPlan = {
     val mode = Invariants.mode(session.sessionState.conf)
-    if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec] || isCommandResult(plan)) return plan
+    if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec] || isCommandResult(plan))
+      return plan
     Invariants.record(session) match {
-      case Some(record) if !record.hasReported && !PlanningInternals.explaining(session) &&
-          isQueryPlan(plan, record) && record.claimRowCheck() =>
+      case Some(record)
+          if !record.hasReported && !PlanningInternals.explaining(session) &&
+            isQueryPlan(plan, record) && record.claimRowCheck() =>
         // The row check runs in tasks: executors must load colsem's classes.
         val setting = if (mode == Invariants.Error) "error" else "warn"
         ExecutorJar.ensureOnExecutors(session.sparkContext, s"spark.colsem.invariants=$setting")
@@ -88,47 +99,68 @@ object CheckPreparedSchema {
   private def expectedSchema(analyzed: LogicalPlan, optimized: LogicalPlan): Seq[PhysicalField] =
     Schemas.loosenedBy(Schemas.physical(analyzed.output), Schemas.physical(optimized.output))
 
-  private def blame(session: SparkSession, expected: Seq[PhysicalField], optimized: LogicalPlan,
-      prepared: SparkPlan, adaptive: Boolean): Option[Violation] = try {
-    val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
-    val planned = PlanningInternals.plan(session, optimized.clone())
-    Schemas.exactProblem(expected, Schemas.physical(planned.output), caseSensitive) match {
-      case Some(found) =>
-        Some(Violation.schemaChanged(3, culpritStrategy(session, planned), found,
-          Schemas.diff("analyzed", expected, "planned", Schemas.physical(planned.output))))
-      case None =>
-        val before = Schemas.physical(planned.output)
-        def physicalProblem(p: SparkPlan): Option[String] = {
-          val after = Schemas.physical(p.output)
-          if (planned.isInstanceOf[ProjectExec]) Schemas.exactProblem(before, after, caseSensitive)
-          else Schemas.setProblem(before, after, caseSensitive)
-        }
-        // Extensions' rules first, on their own (the likelier culprits, and under adaptive
-        // execution Spark's own preparation list is not the one AQE ran), then Spark's too.
-        val candidates = Seq(
-          PlanningInternals.extensionPhysicalRules(session, adaptive),
-          PlanningInternals.physicalRules(session, adaptive))
-        val checks: Seq[SparkPlan => Boolean] = Seq(physicalProblem(_).isDefined,
-          p => Schemas.exactProblem(expected, Schemas.physical(p.output), caseSensitive).isDefined)
-        val culprit = checks.iterator.flatMap(broken => candidates.iterator.flatMap(rules =>
-          replay(session, planned, rules, broken))).take(1).toList.headOption
-          .getOrElse("a physical preparation rule (not reproduced by replaying them)")
-        val after = Schemas.physical(prepared.output)
-        Some(physicalProblem(prepared) match {
-          case Some(found) => Violation.schemaChanged(6, culprit, found,
-            Schemas.diff("planned", before, "prepared", after))
-          case None => Violation.schemaChanged(3, culprit,
-            Schemas.exactProblem(expected, after, caseSensitive).getOrElse("the schema changed"),
-            Schemas.diff("analyzed", expected, "prepared", after))
-        })
+  private def blame(
+      session: SparkSession,
+      expected: Seq[PhysicalField],
+      optimized: LogicalPlan,
+      prepared: SparkPlan,
+      adaptive: Boolean): Option[Violation] =
+    try {
+      val caseSensitive = session.sessionState.conf.caseSensitiveAnalysis
+      val planned = PlanningInternals.plan(session, optimized.clone())
+      Schemas.exactProblem(expected, Schemas.physical(planned.output), caseSensitive) match {
+        case Some(found) =>
+          Some(Violation.schemaChanged(
+            3,
+            culpritStrategy(session, planned),
+            found,
+            Schemas.diff("analyzed", expected, "planned", Schemas.physical(planned.output))))
+        case None =>
+          val before = Schemas.physical(planned.output)
+          def physicalProblem(p: SparkPlan): Option[String] = {
+            val after = Schemas.physical(p.output)
+            if (planned.isInstanceOf[ProjectExec])
+              Schemas.exactProblem(before, after, caseSensitive)
+            else Schemas.setProblem(before, after, caseSensitive)
+          }
+          // Extensions' rules first, on their own (the likelier culprits, and under adaptive
+          // execution Spark's own preparation list is not the one AQE ran), then Spark's too.
+          val candidates = Seq(
+            PlanningInternals.extensionPhysicalRules(session, adaptive),
+            PlanningInternals.physicalRules(session, adaptive))
+          val checks: Seq[SparkPlan => Boolean] = Seq(
+            physicalProblem(_).isDefined,
+            p =>
+              Schemas.exactProblem(expected, Schemas.physical(p.output), caseSensitive).isDefined)
+          val culprit = checks.iterator.flatMap(broken =>
+            candidates.iterator.flatMap(rules =>
+              replay(session, planned, rules, broken))).take(1).toList.headOption
+            .getOrElse("a physical preparation rule (not reproduced by replaying them)")
+          val after = Schemas.physical(prepared.output)
+          Some(physicalProblem(prepared) match {
+            case Some(found) => Violation.schemaChanged(
+                6,
+                culprit,
+                found,
+                Schemas.diff("planned", before, "prepared", after))
+            case None => Violation.schemaChanged(
+                3,
+                culprit,
+                Schemas.exactProblem(expected, after, caseSensitive).getOrElse(
+                  "the schema changed"),
+                Schemas.diff("analyzed", expected, "prepared", after))
+          })
+      }
+    } catch {
+      case NonFatal(_) => None
     }
-  } catch {
-    case NonFatal(_) => None
-  }
 
   /** The last rule that took the plan from keeping the schema to breaking it; a columnar pass is
    *  narrowed down to the columnar rule that did it. */
-  private def replay(session: SparkSession, start: SparkPlan, rules: Seq[(String, Rule[SparkPlan])],
+  private def replay(
+      session: SparkSession,
+      start: SparkPlan,
+      rules: Seq[(String, Rule[SparkPlan])],
       broken: SparkPlan => Boolean): Option[String] = {
     var plan = start
     var isBroken = broken(plan)
@@ -153,7 +185,8 @@ object CheckPreparedSchema {
   /** The strategy that planned the lowest node whose output differs from its logical node's. */
   private def culpritStrategy(session: SparkSession, planned: SparkPlan): String = {
     def planRoot(n: SparkPlan, parent: Option[SparkPlan]): Boolean =
-      n.logicalLink.isDefined && !parent.exists(p => p.logicalLink.exists(l => n.logicalLink.exists(_ eq l)))
+      n.logicalLink.isDefined && !parent.exists(p =>
+        p.logicalLink.exists(l => n.logicalLink.exists(_ eq l)))
     def wrong(n: SparkPlan): Boolean = n.logicalLink.exists { l =>
       Schemas.exactProblem(Schemas.physical(l.output), Schemas.physical(n.output)).isDefined
     }
@@ -166,10 +199,10 @@ object CheckPreparedSchema {
     candidates.lastOption.flatMap { node =>
       val logical = node.logicalLink.get
       PlanningInternals.plannerStrategies(session).find(s =>
-        try s(logical).nonEmpty catch { case NonFatal(_) => false }
-      ).map { s =>
-        s"planner strategy ${s.getClass.getName.stripSuffix("$")} (it planned ${logical.nodeName} " +
-          s"as ${node.nodeName})"
+        try s(logical).nonEmpty
+        catch { case NonFatal(_) => false }).map { s =>
+        s"planner strategy ${s.getClass.getName.stripSuffix("$")} " +
+          s"(it planned ${logical.nodeName} as ${node.nodeName})"
       }
     }.getOrElse("planning (SparkPlanner strategies)")
   }
@@ -183,9 +216,9 @@ class CheckPreparedSchemaAdaptive(session: SparkSession) extends Rule[SparkPlan]
   }
 }
 
-/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans),
- *  and adds the execution check at the root (all plans). Spark applies the post-transition halves
- *  of columnar rules in reverse order of registration, so this one runs before other extensions'. */
+/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans), and
+ *  adds the execution check at the root (all plans). Spark applies the post-transition halves of
+ *  columnar rules in reverse order of registration, so this one runs before other extensions'. */
 class CheckPreparedSchemaColumnar(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
     override def apply(plan: SparkPlan): SparkPlan = {

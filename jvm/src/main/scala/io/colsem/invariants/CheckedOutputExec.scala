@@ -43,19 +43,24 @@ case class CheckedOutputExec(child: SparkPlan, failOnViolation: Boolean) extends
   override protected def doExecuteColumnar(): RDD[ColumnarBatch] = {
     val (expectedTypes, fail, rootName, schema) =
       (output.map(_.dataType), failOnViolation, child.nodeName, Schemas.physical(output))
-    child.executeColumnar().mapPartitions({ batches =>
-      var reported = false
-      batches.map { batch =>
-        val types = (0 until batch.numCols()).map(i => batch.column(i).dataType())
-        if (types != expectedTypes && !reported) {
-          reported = true
-          CheckedOutputExec.violation(fail, rootName,
-            s"a columnar batch has ${types.length} columns of types " +
-              s"${types.map(_.sql).mkString("(", ", ", ")")}", schema)
+    child.executeColumnar().mapPartitions(
+      { batches =>
+        var reported = false
+        batches.map { batch =>
+          val types = (0 until batch.numCols()).map(i => batch.column(i).dataType())
+          if (types != expectedTypes && !reported) {
+            reported = true
+            CheckedOutputExec.violation(
+              fail,
+              rootName,
+              s"a columnar batch has ${types.length} columns of types " +
+                s"${types.map(_.sql).mkString("(", ", ", ")")}",
+              schema)
+          }
+          batch
         }
-        batch
-      }
-    }, preservesPartitioning = true)
+      },
+      preservesPartitioning = true)
   }
 
   // collect, take, tail and toLocalIterator all run execute() and serialize its rows in the
@@ -69,8 +74,11 @@ case class CheckedOutputExec(child: SparkPlan, failOnViolation: Boolean) extends
     row => {
       if (row.numFields != expected && !reported) {
         reported = true
-        CheckedOutputExec.violation(fail, rootName,
-          s"a row has ${row.numFields} fields where the plan declares $expected", schema)
+        CheckedOutputExec.violation(
+          fail,
+          rootName,
+          s"a row has ${row.numFields} fields where the plan declares $expected",
+          schema)
       }
       row
     }
@@ -81,9 +89,15 @@ case class CheckedOutputExec(child: SparkPlan, failOnViolation: Boolean) extends
 }
 
 object CheckedOutputExec extends Logging {
-  private[invariants] def violation(fail: Boolean, rootName: String, problem: String,
+  private[invariants] def violation(
+      fail: Boolean,
+      rootName: String,
+      problem: String,
       schema: Seq[PhysicalField]): Unit = {
-    val v = Violation.schemaChanged(4, s"execution (rows produced by $rootName)", problem,
+    val v = Violation.schemaChanged(
+      4,
+      s"execution (rows produced by $rootName)",
+      problem,
       s"declared ${Schemas.render(schema)}")
     if (fail) throw ColsemErrors.error(v.errorClass, v.parameters)
     logWarning(ColsemErrors.message(v.errorClass, v.parameters))

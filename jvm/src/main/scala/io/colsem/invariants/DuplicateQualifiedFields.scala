@@ -5,7 +5,9 @@ import java.util.Locale
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, ExprId}
-import org.apache.spark.sql.catalyst.plans.logical.{Expand, Join, LeafNode, LogicalPlan, SubqueryAlias}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Expand, Join, LeafNode, LogicalPlan, SubqueryAlias
+}
 import org.apache.spark.sql.catalyst.util.QuotingUtils
 
 import io.colsem.shims.AnalyzerInternals
@@ -61,8 +63,12 @@ object DuplicateQualifiedFields {
     (copies.toSet, parameters.toSet)
   }
 
-  private def check(node: LogicalPlan, caseSensitive: Boolean, copies: Set[(ExprId, ExprId)],
-      parameters: Set[ExprId]): Option[Violation] = if (isInternal(node)) None else {
+  private def check(
+      node: LogicalPlan,
+      caseSensitive: Boolean,
+      copies: Set[(ExprId, ExprId)],
+      parameters: Set[ExprId]): Option[Violation] = if (isInternal(node)) None
+  else {
     def norm(s: String) = if (caseSensitive) s else s.toLowerCase(Locale.ROOT)
     def named(a: Attribute) = a.qualifier.nonEmpty && !isGeneratedSubqueryName(a.qualifier.last) &&
       !parameters.contains(a.exprId)
@@ -70,9 +76,11 @@ object DuplicateQualifiedFields {
     node.output.iterator.filter(named).flatMap { a =>
       val key = (a.qualifier.map(norm), norm(a.name))
       seen.get(key) match {
-        case Some(first) if first.exprId != a.exprId &&
-            !copies.contains(first.exprId -> a.exprId) && !copies.contains(a.exprId -> first.exprId) &&
-            !node.children.exists(passesOn(_, first, a)) =>
+        case Some(first)
+            if first.exprId != a.exprId &&
+              !copies.contains(first.exprId -> a.exprId) && !copies.contains(
+                a.exprId -> first.exprId) &&
+              !node.children.exists(passesOn(_, first, a)) =>
           Some(first -> a)
         case Some(_) => None
         case None => seen(key) = a; None
@@ -83,19 +91,21 @@ object DuplicateQualifiedFields {
       // Spark resolves a relation named twice once and copies it, position included: a position
       // only tells the copies apart when they differ.
       val shown = if (origins.map(_._2).distinct.size == 2) origins.map { case (s, w) => s + w }
-        else origins.map(_._1)
+      else origins.map(_._1)
       Violation.duplicateField(describe(node), field, shown)
     }
   }
 
   /** Whether `child` already has both fields, qualified as they are: the duplicate is its. */
   private def passesOn(child: LogicalPlan, first: Attribute, second: Attribute): Boolean = {
-    def has(a: Attribute) = child.output.exists(o => o.exprId == a.exprId && o.qualifier == a.qualifier)
+    def has(a: Attribute) =
+      child.output.exists(o => o.exprId == a.exprId && o.qualifier == a.qualifier)
     has(first) && has(second)
   }
 
   private def isInternal(node: LogicalPlan): Boolean =
-    node.isInstanceOf[Expand] || node.isInstanceOf[LeafNode] || AnalyzerInternals.isRecursiveLoop(node)
+    node.isInstanceOf[Expand] || node.isInstanceOf[LeafNode] ||
+      AnalyzerInternals.isRecursiveLoop(node)
 
   private def describe(node: LogicalPlan): String = node match {
     case j: Join => s"${j.nodeName} (${j.joinType.sql})"
@@ -120,7 +130,8 @@ object DuplicateQualifiedFields {
     val located = alias.orElse(source.collect {
       case n if n.outputSet.contains(a) && n.origin.startPosition.isDefined => n.origin
     }.headOption)
-    val where = located.map(o => s" (line ${o.line.getOrElse(1)}, position ${o.startPosition.get + 1})")
+    val where =
+      located.map(o => s" (line ${o.line.getOrElse(1)}, position ${o.startPosition.get + 1})")
     side -> where.getOrElse("")
   }
 

@@ -5,7 +5,6 @@ import java.util.{Collections, IdentityHashMap, WeakHashMap}
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.{AtomicBoolean, AtomicInteger, AtomicReference}
 
-
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.{Command, CommandResult, LogicalPlan}
@@ -91,6 +90,7 @@ object Invariants extends Logging {
     }
 
   private val records = new ConcurrentHashMap[Long, QueryRecord]()
+
   /** Before 4.2: the record made when a query's analysis ended (its analysis checks report into
    *  it, once per query), found again by the analyzed plan when the query is planned. Weak keys:
    *  the QueryExecution holds the plan for as long as the query can run. */
@@ -109,7 +109,9 @@ object Invariants extends Logging {
     if (!RunningQuery.idDuringAnalysis) {
       Some(byAnalyzedPlan.computeIfAbsent(analyzed, (p: LogicalPlan) => new QueryRecord(p)))
     } else queryId(session).map { id =>
-      val record = records.merge(id, new QueryRecord(analyzed),
+      val record = records.merge(
+        id,
+        new QueryRecord(analyzed),
         (existing: QueryRecord, fresh: QueryRecord) => if (existing.isPlanned) existing else fresh)
       collectGarbage()
       record
@@ -121,10 +123,12 @@ object Invariants extends Logging {
    *  eagerly in a QueryExecution of its own, which analysis never marks on 4.2+ either). */
   def record(session: SparkSession): Option[QueryRecord] =
     queryId(session).flatMap { id =>
-      Option(records.get(id)).orElse(RunningQuery.analyzedPlan(session).filter(isQuery).map { analyzed =>
-        val fresh = Option(byAnalyzedPlan.get(analyzed)).getOrElse(new QueryRecord(analyzed))
-        val existing = records.putIfAbsent(id, fresh)
-        if (existing == null) { collectGarbage(); fresh } else existing
+      Option(records.get(id)).orElse(RunningQuery.analyzedPlan(session).filter(isQuery).map {
+        analyzed =>
+          val fresh = Option(byAnalyzedPlan.get(analyzed)).getOrElse(new QueryRecord(analyzed))
+          val existing = records.putIfAbsent(id, fresh)
+          if (existing == null) { collectGarbage(); fresh }
+          else existing
       })
     }
 

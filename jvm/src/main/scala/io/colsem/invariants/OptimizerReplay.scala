@@ -16,13 +16,17 @@ import org.apache.spark.sql.execution.colsem.PlanningInternals
 object OptimizerReplay {
 
   /** The last rule that took the plan from keeping the schema to not keeping it. */
-  def culprit(session: SparkSession, analyzed: LogicalPlan, broken: LogicalPlan => Boolean): Option[String] =
+  def culprit(
+      session: SparkSession,
+      analyzed: LogicalPlan,
+      broken: LogicalPlan => Boolean): Option[String] =
     try {
       var isBroken = broken(analyzed)
       var culprit: Option[String] = None
       replay(session, analyzed, _ => true) { (batch, rule, next) =>
         val nowBroken = broken(next)
-        if (nowBroken && !isBroken) culprit = Some(s"optimizer rule ${rule.ruleName} (batch '$batch')")
+        if (nowBroken && !isBroken)
+          culprit = Some(s"optimizer rule ${rule.ruleName} (batch '$batch')")
         isBroken = nowBroken
       }
       if (isBroken) culprit else None
@@ -39,7 +43,10 @@ object OptimizerReplay {
       case NonFatal(_) => None
     }
 
-  private def replay(session: SparkSession, analyzed: LogicalPlan, runs: Rule[LogicalPlan] => Boolean)(
+  private def replay(
+      session: SparkSession,
+      analyzed: LogicalPlan,
+      runs: Rule[LogicalPlan] => Boolean)(
       changed: (String, Rule[LogicalPlan], LogicalPlan) => Unit): LogicalPlan = {
     var plan = analyzed.clone()
     PlanningInternals.optimizerBatches(session).foreach { case (batch, maxIterations, rules) =>

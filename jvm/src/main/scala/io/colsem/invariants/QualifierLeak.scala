@@ -16,8 +16,8 @@ import org.apache.spark.sql.types.StringType
  * an unnamed item) or when it differs from the name its attribute was defined with (a rule renamed
  * it); it leaks when it contains `relation.column` for a relation and column of the query.
  * Spark names a correlated reference `outer(relation.column)` on purpose (the qualifier says which
- * scope it comes from): text inside `outer(...)` is not checked when the plan has an outer reference.
- * A generated name shows a string literal's text unquoted (`concat('T.b: ', b)` is named
+ * scope it comes from): text inside `outer(...)` is not checked when the plan has an outer
+ * reference. A generated name shows a string literal's text unquoted (`concat('T.b: ', b)` is named
  * `concat(T.b: , b)`): the text of the item's string literals is not checked either.
  */
 object QualifierLeak {
@@ -33,15 +33,18 @@ object QualifierLeak {
       node match {
         case _: LeafNode | _: SubqueryAlias =>
           node.output.foreach { a =>
-            if (node.isInstanceOf[LeafNode]) definitions(a.exprId) = Definition(a.name, userNamed = true)
+            if (node.isInstanceOf[LeafNode])
+              definitions(a.exprId) = Definition(a.name, userNamed = true)
             a.qualifier.lastOption.foreach(q => qualified += q -> a.name)
           }
         case _ =>
       }
       node.expressions.foreach(_.foreach {
         case alias: Alias =>
-          definitions(alias.exprId) = Definition(alias.name,
-            userNamed = !alias.metadata.contains(AUTO_GENERATED_ALIAS), literals = dottedText(alias))
+          definitions(alias.exprId) = Definition(
+            alias.name,
+            userNamed = !alias.metadata.contains(AUTO_GENERATED_ALIAS),
+            literals = dottedText(alias))
         case _ =>
       })
     }
@@ -52,11 +55,14 @@ object QualifierLeak {
       val definition = definitions.get(a.exprId)
       val chosenByUser = definition.exists(d => d.userNamed && d.name == a.name)
       val generated = definition.fold(a.name)(d => withoutTexts(a.name, d.literals))
-      if (chosenByUser) None else leak(generated, qualified)
-        .flatMap(q => if (correlated) leak(withoutOuterReferences(generated), qualified) else Some(q))
+      if (chosenByUser) None
+      else leak(generated, qualified)
+        .flatMap(q =>
+          if (correlated) leak(withoutOuterReferences(generated), qualified) else Some(q))
         .map(q => (a, i, q))
     }.take(1).toList.headOption.map { case (a, i, (relation, column)) =>
-      Violation.schemaChanged(1,
+      Violation.schemaChanged(
+        1,
         culprit = "analysis (the analyzer or a rule that names output columns)",
         problem = s"output column ${i + 1} is named ${quote(a.name)}, which carries the " +
           s"qualifier ${quote(relation)} of column ${quote(column)}; a generated name must be " +
@@ -67,7 +73,9 @@ object QualifierLeak {
   }
 
   /** The (relation, column) whose qualified form `name` contains, as whole words. */
-  private def leak(written: String, qualified: Iterable[(String, String)]): Option[(String, String)] = {
+  private def leak(
+      written: String,
+      qualified: Iterable[(String, String)]): Option[(String, String)] = {
     val name = written.toLowerCase(Locale.ROOT)
     qualified.find { case (relation, column) =>
       val r = relation.toLowerCase(Locale.ROOT)

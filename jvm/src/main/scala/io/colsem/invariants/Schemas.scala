@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.catalyst.util.QuotingUtils
 import org.apache.spark.sql.types.{ArrayType, DataType, MapType, StructType}
 
-/** A physical field: a logical field (relation, name, type, nullable) with its relation stripped. */
+/** A physical field: a logical field (relation, name, type, nullable) without its relation. */
 final case class PhysicalField(name: String, dataType: DataType, nullable: Boolean) {
   def sql: String =
     s"${QuotingUtils.quoteIdentifier(name)} ${dataType.sql}${if (nullable) "" else " NOT NULL"}"
@@ -78,7 +78,9 @@ object Schemas {
   }
 
   /** What breaks "`after` keeps `before` exactly", or None. */
-  def exactProblem(before: Seq[PhysicalField], after: Seq[PhysicalField],
+  def exactProblem(
+      before: Seq[PhysicalField],
+      after: Seq[PhysicalField],
       caseSensitive: Boolean = true): Option[String] =
     if (before.length == after.length &&
         before.zip(after).forall { case (b, a) => keeps(b, a, caseSensitive) }) {
@@ -89,7 +91,9 @@ object Schemas {
     }
 
   /** What breaks "`after` keeps `before` as a set (any order)", or None. */
-  def setProblem(before: Seq[PhysicalField], after: Seq[PhysicalField],
+  def setProblem(
+      before: Seq[PhysicalField],
+      after: Seq[PhysicalField],
       caseSensitive: Boolean = true): Option[String] = {
     val unmatched = ArrayBuffer(after: _*)
     val lost = before.filter { b =>
@@ -113,7 +117,8 @@ object Schemas {
             if (!sameShape(b.dataType, a.dataType)) {
               s"${quote(b.name)} changed type from ${b.dataType.sql} to ${a.dataType.sql}"
             } else if (b.nullable == a.nullable) {
-              s"${quote(b.name)} became nullable inside its type (${b.dataType.sql} to ${a.dataType.sql})"
+              s"${quote(b.name)} became nullable inside its type " +
+                s"(${b.dataType.sql} to ${a.dataType.sql})"
             } else {
               s"${quote(b.name)} became nullable (it was NOT NULL)"
             })
@@ -134,7 +139,10 @@ object Schemas {
 
   def render(fields: Seq[PhysicalField]): String = fields.map(_.sql).mkString("(", ", ", ")")
 
-  def diff(beforeLabel: String, before: Seq[PhysicalField], afterLabel: String,
+  def diff(
+      beforeLabel: String,
+      before: Seq[PhysicalField],
+      afterLabel: String,
       after: Seq[PhysicalField]): String =
     s"$beforeLabel ${render(before)}; $afterLabel ${render(after)}"
 

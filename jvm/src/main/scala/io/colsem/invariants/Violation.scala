@@ -13,12 +13,24 @@ object Violation {
     6 -> "physical optimization keeps the schema")
 
   def schemaChanged(invariant: Int, culprit: String, problem: String, diff: String): Violation =
-    Violation(invariant, "COLSEM_SCHEMA_INVARIANT_VIOLATED", Map(
-      "invariant" -> invariant.toString, "statement" -> Statements(invariant),
-      "culprit" -> culprit, "problem" -> problem, "diff" -> diff))
+    Violation(
+      invariant,
+      "COLSEM_SCHEMA_INVARIANT_VIOLATED",
+      Map(
+        "invariant" -> invariant.toString,
+        "statement" -> Statements(invariant),
+        "culprit" -> culprit,
+        "problem" -> problem,
+        "diff" -> diff))
 
   def duplicateField(node: String, field: String, origins: Seq[String]): Violation =
-    Violation(2, "COLSEM_DUPLICATE_QUALIFIED_FIELD", Map(
-      "invariant" -> "2", "statement" -> Statements(2), "node" -> node, "field" -> field,
-      "origins" -> origins.mkString(" and ")))
+    Violation(
+      2,
+      "COLSEM_DUPLICATE_QUALIFIED_FIELD",
+      Map(
+        "invariant" -> "2",
+        "statement" -> Statements(2),
+        "node" -> node,
+        "field" -> field,
+        "origins" -> origins.mkString(" and ")))
 }

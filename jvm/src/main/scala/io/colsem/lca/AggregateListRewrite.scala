@@ -1,8 +1,14 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, BaseGroupingSets, Expression, Generator, Grouping, GroupingID, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.analysis.{
+  UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction
+}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, BaseGroupingSets, Expression, Generator, Grouping, GroupingID, NamedExpression,
+  Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression,
+  WindowExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
 
@@ -39,20 +45,32 @@ import io.colsem.shims.SparkShims
  * inside it, say), or an alias that would be written again would not give the same value there
  * (non-deterministic, a UDF, a subquery, a window function): Spark's native support then applies.
  */
-private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLConf, nativeDepth: Int) {
+private[lca] final class AggregateListRewrite(
+    session: SparkSession,
+    conf: SQLConf,
+    nativeDepth: Int) {
   import ResolveLateralAliases.{isAggregateCall, isWindow, unmarkExpression}
 
   def apply(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
-    val written = LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
-    // `|> AGGREGATE` items that call an aggregate function only through an alias (`sum(k) AS s,
-    // s * 2 AS s2`): Spark's pipe check would find none in them, where the hand-inlined `sum(k) * 2`
-    // has one; unwrapped, they are items as in `SELECT v, sum(k) AS s, s * 2 AS s2 ... GROUP BY v`.
-    val pipeItems = written.items.indices.filter(i => pipeItem(written.items(i)).exists(item =>
-      !callsAggregateOutsideWindows(item) && callsAggregateOutsideWindows(written.inlineIn(i, item))))
+    val written =
+      LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
+    // `|> AGGREGATE` items that call an aggregate function only through an alias
+    // (`sum(k) AS s, s * 2 AS s2`): Spark's pipe check would find none in them, where the
+    // hand-inlined `sum(k) * 2` has one; unwrapped, they are items as in
+    // `SELECT v, sum(k) AS s, s * 2 AS s2 ... GROUP BY v`.
+    val pipeItems = written.items.indices.filter(i =>
+      pipeItem(written.items(i)).exists(item =>
+        !callsAggregateOutsideWindows(item) && callsAggregateOutsideWindows(written.inlineIn(
+          i,
+          item))))
     val binding =
       if (pipeItems.isEmpty) written
-      else LateralAliasBinding(session, conf.resolver, written.items.indices.map(i =>
-        if (pipeItems.contains(i)) unwrapPipeItem(written.items(i)) else written.items(i)), a.child)
+      else LateralAliasBinding(
+        session,
+        conf.resolver,
+        written.items.indices.map(i =>
+          if (pipeItems.contains(i)) unwrapPipeItem(written.items(i)) else written.items(i)),
+        a.child)
     val items = binding.items
     val uses = items.indices.flatMap(i => usesIn(binding, i, items(i), Place.Outside))
     // Aliases that hold a grouping() or grouping_id() call: only the Aggregate can compute those
@@ -60,7 +78,8 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
     // an alias is its expression, as the hand-inlined `min(grouping_id(a))` has it.
     // One pass in list order: an alias uses only earlier ones.
     val holdsGroupingCall = items.indices.foldLeft(Set.empty[Int]) { (holding, j) =>
-      if (items(j).exists(isGroupingCall) || binding.uses(j).exists(holding)) holding + j else holding
+      if (items(j).exists(isGroupingCall) || binding.uses(j).exists(holding)) holding + j
+      else holding
     }
     val perRow = uses.collect { case (j, Place.InAggregate) if !holdsGroupingCall(j) => j }.toSet
     val grouping = GroupingReferences(session, conf, a, binding)
@@ -77,24 +96,33 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
       case Place.Outside => inlineEverywhere
       case Place.InWindow | Place.InGroupingCall => true
     }
-    val inlined = uses.collect { case (j, place) if inlines(j, place) && !perRow.contains(j) => j }.toSet
+    val inlined =
+      uses.collect { case (j, place) if inlines(j, place) && !perRow.contains(j) => j }.toSet
     // Inlined aliases, and those that grouped items inline, are computed wherever they are
     // written again: only aliases whose recomputation gives the same value are.
-    val recomputed = binding.closure(inlined) ++ binding.closure(grouping.grouped.flatMap(binding.uses))
+    val recomputed =
+      binding.closure(inlined) ++ binding.closure(grouping.grouped.flatMap(binding.uses))
     if (recomputed.exists(j => !isRecomputable(items(j)))) return None
     if (perRow.isEmpty && inlined.isEmpty && !grouping.changed && pipeItems.isEmpty) return None
     val materialized =
-      if (perRow.isEmpty) Some((a.child, Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = false)))
-      else new AliasMaterialization(session, conf.resolver).materialize(binding, a.child, binding.closure(perRow),
-        copies = true, nativeDepth, ColsemConf.LateralAliasMaxDepth.readFrom(conf))
+      if (perRow.isEmpty) Some((
+        a.child,
+        Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = false)))
+      else new AliasMaterialization(session, conf.resolver).materialize(
+        binding,
+        a.child,
+        binding.closure(perRow),
+        copies = true,
+        nativeDepth,
+        ColsemConf.LateralAliasMaxDepth.readFrom(conf))
     materialized.map { case (below, substitution) =>
       def substitute(i: Int, e: Expression, place: Place): Expression = e match {
         case c: LateralAliasCandidate => binding.meaning((i, c)) match {
-          case Right(j) if place == Place.InAggregate && substitution.computed.contains(j) =>
-            substitution.value(c, j, asWritten = true)
-          case Right(j) if inlines(j, place) => LateralAliasBinding.field(binding.inline(j), c)
-          case _ => c
-        }
+            case Right(j) if place == Place.InAggregate && substitution.computed.contains(j) =>
+              substitution.value(c, j, asWritten = true)
+            case Right(j) if inlines(j, place) => LateralAliasBinding.field(binding.inline(j), c)
+            case _ => c
+          }
         case other => other.mapChildren(substitute(i, _, placeOf(other, place)))
       }
       val aggregates = items.indices.map { i =>
@@ -103,7 +131,11 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
           // expression, so that Spark matches the two (`SELECT 1 AS s, k + s AS z ... GROUP BY
           // s, z` must not fail with MISSING_AGGREGATION on `k`).
           case al: Alias if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
-            Alias(binding.inline(i), al.name)(al.exprId, al.qualifier, al.explicitMetadata, al.nonInheritableMetadataKeys)
+            Alias(binding.inline(i), al.name)(
+              al.exprId,
+              al.qualifier,
+              al.explicitMetadata,
+              al.nonInheritableMetadataKeys)
           case _: UnresolvedAlias if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
             UnresolvedAlias(binding.inlineItem(i))
           case p: PendingItemName if grouping.grouped.contains(i) && binding.uses(i).nonEmpty =>
@@ -112,19 +144,26 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
             unmarkExpression(substitute(i, item, Place.Outside)).asInstanceOf[NamedExpression]
         }
       }
-      a.copy(groupingExpressions = grouping.expressions, aggregateExpressions = aggregates, child = below)
+      a.copy(
+        groupingExpressions = grouping.expressions,
+        aggregateExpressions = aggregates,
+        child = below)
     }
   }
 
   /** Where in an item an expression is, for the lateral references in it. */
   private sealed trait Place
   private object Place {
+
     /** In an aggregate function's arguments (outside any window): a per-row value. */
     case object InAggregate extends Place
+
     /** In a window function or its specification: per group, evaluated above the Aggregate. */
     case object InWindow extends Place
+
     /** In grouping() or grouping_id(): per group, matched with a grouping expression. */
     case object InGroupingCall extends Place
+
     /** Anywhere else: per group. */
     case object Outside extends Place
   }
@@ -138,11 +177,15 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
   }
 
   /** The aliases item i reads, each with where it reads them. */
-  private def usesIn(binding: LateralAliasBinding, i: Int, e: Expression, place: Place): Seq[(Int, Place)] = e match {
+  private def usesIn(
+      binding: LateralAliasBinding,
+      i: Int,
+      e: Expression,
+      place: Place): Seq[(Int, Place)] = e match {
     case c: LateralAliasCandidate => binding.meaning((i, c)) match {
-      case Right(j) => Seq((j, place))
-      case _ => Nil
-    }
+        case Right(j) => Seq((j, place))
+        case _ => Nil
+      }
     case other => other.children.flatMap(usesIn(binding, i, _, placeOf(other, place)))
   }
 
@@ -155,7 +198,11 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
 
   private def unwrapPipeItem(item: NamedExpression): NamedExpression = item match {
     case al: Alias =>
-      Alias(pipeItem(al).get, al.name)(al.exprId, al.qualifier, al.explicitMetadata, al.nonInheritableMetadataKeys)
+      Alias(pipeItem(al).get, al.name)(
+        al.exprId,
+        al.qualifier,
+        al.explicitMetadata,
+        al.nonInheritableMetadataKeys)
     case u: UnresolvedAlias => u.copy(child = pipeItem(u).get)
     case other => other
   }
@@ -172,7 +219,10 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
   private def isGroupingCall(e: Expression): Boolean = e match {
     case _: Grouping | _: GroupingID => true
     case u: UnresolvedFunction =>
-      FunctionKinds.implementedBy(session, u, classOf[Grouping]) || FunctionKinds.implementedBy(session, u, classOf[GroupingID])
+      FunctionKinds.implementedBy(session, u, classOf[Grouping]) || FunctionKinds.implementedBy(
+        session,
+        u,
+        classOf[GroupingID])
     case _ => false
   }
 
@@ -186,10 +236,11 @@ private[lca] final class AggregateListRewrite(session: SparkSession, conf: SQLCo
   private def isRecomputable(item: Expression): Boolean = !item.exists {
     case u: UnresolvedFunction =>
       !FunctionKinds.isBuiltin(u) || FunctionKinds.isGenerator(session, u) ||
-        FunctionKinds.implementedBy(session, u, classOf[Nondeterministic])
+      FunctionKinds.implementedBy(session, u, classOf[Nondeterministic])
     case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => true
     case _: LateralAliasCandidate | _: UnresolvedAttribute => false
-    case e if e.resolved => !e.deterministic || e.isInstanceOf[UserDefinedExpression] || e.isInstanceOf[Generator]
+    case e if e.resolved =>
+      !e.deterministic || e.isInstanceOf[UserDefinedExpression] || e.isInstanceOf[Generator]
     case _ => false
   }
 }

@@ -2,17 +2,21 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute, UnresolvedOrdinal}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, BaseGroupingSets, Expression, LateralColumnAliasReference, NamedExpression, OuterReference, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, BaseGroupingSets, Expression, LateralColumnAliasReference, NamedExpression,
+  OuterReference, SubqueryExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
 import io.colsem.shims.SparkShims
 
 /**
- * Subqueries of an aggregate SELECT list that name an earlier alias of the list ([[SubqueryAliases]]
- * finds the names): the alias is a per-group value, so the subquery is evaluated above the
- * Aggregate and reads the alias's output column as an outer reference, as if the aggregate were
- * a derived table (`SELECT g, m, (SELECT ... m) FROM (SELECT v AS g, max(k) AS m ... GROUP BY v)`):
+ * Subqueries of an aggregate SELECT list that name an earlier alias of the list
+ * ([[SubqueryAliases]] finds the names): the alias is a per-group value, so the subquery is
+ * evaluated above the Aggregate and reads the alias's output column as an outer reference, as if
+ * the aggregate were a derived table
+ * (`SELECT g, m, (SELECT ... m) FROM (SELECT v AS g, max(k) AS m ... GROUP BY v)`):
  * {{{
  *   Aggregate [v], [v AS g, max(k) AS m,              Project [g, m, scalar-subquery AS c]
  *     scalar-subquery AS c]                           :  +- ... Filter (t2.k < outer(m))
@@ -21,13 +25,16 @@ import io.colsem.shims.SparkShims
  * }}}
  * Done once every other item has resolved (their columns are what the subqueries read). An item
  * with such a subquery may read grouped columns besides (in the subquery or outside it), which the
- * Aggregate passes up; None (nothing done, the name stays Spark's unresolved one) when it also calls
- * an aggregate function or reads another alias outside its subqueries, reads a column that is not
- * grouped, or when the name would not mean one column above the Aggregate.
+ * Aggregate passes up; None (nothing done, the name stays Spark's unresolved one) when it also
+ * calls an aggregate function or reads another alias outside its subqueries, reads a column that is
+ * not grouped, or when the name would not mean one column above the Aggregate.
  */
 private[lca] object AggregateSubqueries {
 
-  def apply(session: SparkSession, resolver: Resolver, a: Aggregate,
+  def apply(
+      session: SparkSession,
+      resolver: Resolver,
+      a: Aggregate,
       uses: Map[Int, SubqueryAliases.Uses]): Option[LogicalPlan] = {
     val items = a.aggregateExpressions.toIndexedSeq
     val others = items.indices.filterNot(uses.contains)
@@ -53,12 +60,17 @@ private[lca] object AggregateSubqueries {
       if (renumbered.exists(_.isEmpty)) return None
       renumbered.flatten
     }
-    val below = others.map(items) ++ passed.filterNot(c => others.exists(j => items(j).exprId == c.exprId))
+    val below =
+      others.map(items) ++ passed.filterNot(c => others.exists(j => items(j).exprId == c.exprId))
     val aliasesRead = uses.values.flatMap(_.values).toSet
-    if (!aliasesRead.forall(j => others.contains(j) && below.count(e => resolver(e.name, items(j).name)) == 1)) return None
+    if (!aliasesRead.forall(j =>
+          others.contains(j) && below.count(e => resolver(e.name, items(j).name)) == 1)) return None
     val top = items.indices.map { i =>
       uses.get(i) match {
-        case Some(names) => SubqueryAliases.rewrite(items(i), names, j => items(j).toAttribute).asInstanceOf[NamedExpression]
+        case Some(names) => SubqueryAliases.rewrite(
+            items(i),
+            names,
+            j => items(j).toAttribute).asInstanceOf[NamedExpression]
         case None => items(i).toAttribute
       }
     }
@@ -87,15 +99,18 @@ private[lca] object AggregateSubqueries {
   /** The input columns `item` reads, in its subqueries (as outer references) and outside them;
    *  None when it calls an aggregate function or reads a lateral alias outside its subqueries, or
    *  is not resolved there yet. */
-  private def columnsRead(session: SparkSession, item: Expression): Option[Seq[Attribute]] = item match {
-    case s: SubqueryExpression if SubqueryAliases.isListSubquery(s) =>
-      Some(s.plan.flatMap(_.expressions.flatMap(_.collect { case OuterReference(c: Attribute) => c })).distinct)
-    case _: SubqueryExpression | _: LateralColumnAliasReference => None
-    case f if ResolveLateralAliases.isAggregateCall(session, f) => None
-    case c: Attribute => if (c.resolved) Some(Seq(c)) else None
-    case other if other.children.isEmpty => if (other.resolved) Some(Nil) else None
-    case other =>
-      val children = other.children.map(columnsRead(session, _))
-      if (children.exists(_.isEmpty)) None else Some(children.flatten.flatten)
-  }
+  private def columnsRead(session: SparkSession, item: Expression): Option[Seq[Attribute]] =
+    item match {
+      case s: SubqueryExpression if SubqueryAliases.isListSubquery(s) =>
+        Some(s.plan.flatMap(_.expressions.flatMap(_.collect { case OuterReference(c: Attribute) =>
+          c
+        })).distinct)
+      case _: SubqueryExpression | _: LateralColumnAliasReference => None
+      case f if ResolveLateralAliases.isAggregateCall(session, f) => None
+      case c: Attribute => if (c.resolved) Some(Seq(c)) else None
+      case other if other.children.isEmpty => if (other.resolved) Some(Nil) else None
+      case other =>
+        val children = other.children.map(columnsRead(session, _))
+        if (children.exists(_.isEmpty)) None else Some(children.flatten.flatten)
+    }
 }

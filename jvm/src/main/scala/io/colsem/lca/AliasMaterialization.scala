@@ -4,7 +4,10 @@ import scala.collection.mutable
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression, SubqueryExpression, UnresolvedNamedLambdaVariable}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, Expression, ExtractValue, LateralColumnAliasReference, Literal, NamedExpression,
+  SubqueryExpression, UnresolvedNamedLambdaVariable
+}
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project, Window}
 import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
 
@@ -31,9 +34,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
 
   /**
    * `input` with Projects computing the aliases `which` of `binding`, and the [[Substitution]] that
-   * reads them. copies: the aliases also stay in the list (an aggregate list; always private names);
-   * otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into their
-   * users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
+   * reads them. copies: the aliases also stay in the list (an aggregate list; always private
+   * names); otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into
+   * their users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
    * COLSEM_LATERAL_ALIAS_TOO_DEEP. start: the aliases already computed below `input` (a WHERE's,
    * below its Filter), whose names and folding the new levels keep.
    */
@@ -46,11 +49,12 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       maxDepth: Int,
       start: Option[Substitution] = None): Option[(LogicalPlan, Substitution)] = {
     val privateNames = start.fold(copies || shadowsOtherNames(binding, which))(_.privateNames)
-    // The items' count bounds the levels' (each item at most one level deeper than the ones it uses).
-    // A subquery names its alias's column, so that alias is never folded.
+    // The items' count bounds the levels' (each item at most one level deeper than the ones it
+    // uses). A subquery names its alias's column, so that alias is never folded.
     val folded =
       if (start.isEmpty && !copies && binding.items.size > nativeDepth) {
-        ChainFolding.folded(session, binding, which) -- binding.inSubqueries.values.flatMap(_.values)
+        ChainFolding.folded(session, binding, which) --
+          binding.inSubqueries.values.flatMap(_.values)
       } else {
         start.fold(Set.empty[Int])(_.folded)
       }
@@ -64,7 +68,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
     // The input's hidden columns, the same under every level (a level's lookup walks all below it).
     val hidden = input.metadataOutput.filterNot(input.outputSet.contains)
     val initial: Option[(LogicalPlan, Substitution)] =
-      Some((input, start.getOrElse(Substitution(binding, resolver, Map.empty, folded, privateNames))))
+      Some((
+        input,
+        start.getOrElse(Substitution(binding, resolver, Map.empty, folded, privateNames))))
     levels.foldLeft(initial) {
       case (Some((below, substitution)), (_, indices)) =>
         val ordered = indices.sorted
@@ -98,10 +104,11 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
         case c: LateralAliasCandidate if leftToSpark(i, c) => c.nameParts.head
       }
     }
-    items.exists(_.exists(_.isInstanceOf[SubqueryExpression])) || which.exists(j => items(j) match {
-      case a: Alias => names.exists(name => resolver(name, a.name))
-      case _ => false
-    })
+    items.exists(_.exists(_.isInstanceOf[SubqueryExpression])) || which.exists(j =>
+      items(j) match {
+        case a: Alias => names.exists(name => resolver(name, a.name))
+        case _ => false
+      })
   }
 
   /** An alias computed below its SELECT list, under a name of its own and a new expression id:
@@ -123,20 +130,25 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
    * (`t2.k` over `JOIN ... USING (k)`, a file's `_metadata`) resolves in a second try that lists
    * them; Spark's AddMetadataColumns then exposes them from the input, as it does for the list.
    */
-  private def resolveLevel(items: Seq[NamedExpression], below: LogicalPlan,
+  private def resolveLevel(
+      items: Seq[NamedExpression],
+      below: LogicalPlan,
       hidden: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
     val tries = if (hidden.isEmpty) Seq(below.output) else Seq(below.output, below.output ++ hidden)
     tries.iterator.map(resolveLevelOver(items, below, _)).collectFirst { case Some(level) => level }
   }
 
-  private def resolveLevelOver(items: Seq[NamedExpression], below: LogicalPlan,
+  private def resolveLevelOver(
+      items: Seq[NamedExpression],
+      below: LogicalPlan,
       inputs: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
     val relation = LocalRelation(inputs)
     // The items alone first: the analyzer then works on the level's new columns only, not on the
     // columns it passes through (as many as the levels below it: quadratic in a long chain).
     session.sessionState.analyzer.execute(Project(items, relation)) match {
-      case analyzed @ Project(resolvedItems, r) if (r eq relation) && analyzed.resolved &&
-          resolvedItems.size == items.size =>
+      case analyzed @ Project(resolvedItems, r)
+          if (r eq relation) && analyzed.resolved &&
+            resolvedItems.size == items.size =>
         Some((Project(below.output ++ resolvedItems, below), resolvedItems.map(_.toAttribute)))
       case _ => resolveWithPassThrough(items, below, relation)
     }
@@ -144,7 +156,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
 
   /** The level analyzed with the columns it passes through: window functions become a Window
    *  under a Project that must list them. */
-  private def resolveWithPassThrough(items: Seq[NamedExpression], below: LogicalPlan,
+  private def resolveWithPassThrough(
+      items: Seq[NamedExpression],
+      below: LogicalPlan,
       relation: LocalRelation): Option[(LogicalPlan, Seq[Attribute])] = {
     val analyzed = session.sessionState.analyzer.execute(Project(below.output ++ items, relation))
     def projectionOrWindow(node: LogicalPlan): Boolean = node match {
@@ -184,33 +198,44 @@ private[lca] final case class Substitution(
    * After a level computed the aliases `indices` as `attributes`: reads them there, and reads each
    * folded alias whose value the level's `expressions` contain as that resolved value. A folded
    * alias is read by all the items of its run: resolved once and shared, it is neither copied nor
-   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F nodes.
+   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F
+   * nodes.
    */
-  def afterLevel(indices: Seq[Int], attributes: Seq[Attribute], expressions: Seq[Expression]): Substitution = {
+  def afterLevel(
+      indices: Seq[Int],
+      attributes: Seq[Attribute],
+      expressions: Seq[Expression]): Substitution = {
     val found = mutable.LinkedHashMap.empty[Int, Expression]
-    expressions.foreach(_.foreach(e => e.getTagValue(Substitution.FoldedValue) match {
-      case Some((t, j)) if t eq token => found.getOrElseUpdate(j, e)
-      case _ =>
-    }))
+    expressions.foreach(_.foreach(e =>
+      e.getTagValue(Substitution.FoldedValue) match {
+        case Some((t, j)) if t eq token => found.getOrElseUpdate(j, e)
+        case _ =>
+      }))
     copy(computed = computed ++ indices.zip(attributes), resolvedFolded = resolvedFolded ++ found)
   }
 
   /** Folded alias j's value, built from its expression and marked as j's for [[afterLevel]]. */
-  private def foldedValue(j: Int): Expression = foldedValues.getOrElseUpdate(j, {
-    val built = substitute(j, binding.items(j).asInstanceOf[Alias].child)
-    // A value that is another alias's (`a AS x, x AS y`) keeps its first mark.
-    if (!built.getTagValue(Substitution.FoldedValue).exists(_._1 eq token)) {
-      built.setTagValue(Substitution.FoldedValue, (token, j))
-    }
-    built
-  })
+  private def foldedValue(j: Int): Expression = foldedValues.getOrElseUpdate(
+    j, {
+      val built = substitute(j, binding.items(j).asInstanceOf[Alias].child)
+      // A value that is another alias's (`a AS x, x AS y`) keeps its first mark.
+      if (!built.getTagValue(Substitution.FoldedValue).exists(_._1 eq token)) {
+        built.setTagValue(Substitution.FoldedValue, (token, j))
+      }
+      built
+    })
 
   /** Alias i, computed below the list, as the list's item i: under a private name, as its own
    *  name and expression id again, so the list's output is what it would be without colsem. */
   def output(i: Int, computedAt: Attribute): NamedExpression = binding.items(i) match {
-    case a: Alias if privateNames => CurrentOrigin.withOrigin(a.origin) { // errors point at the item
-      Alias(computedAt, a.name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys)
-    }
+    case a: Alias if privateNames =>
+      CurrentOrigin.withOrigin(a.origin) { // errors point at the item
+        Alias(computedAt, a.name)(
+          a.exprId,
+          a.qualifier,
+          a.explicitMetadata,
+          a.nonInheritableMetadataKeys)
+      }
     case _ => computedAt
   }
 
@@ -231,14 +256,19 @@ private[lca] final case class Substitution(
       val resolved = if (asWritten) None else resolvedFolded.get(j)
       LateralAliasBinding.field(resolved.getOrElse(foldedValue(j)), c)
     } else {
-      val column = if (asWritten || !privateNames) computed(j).withName(c.nameParts.head) else computed(j)
+      val column =
+        if (asWritten || !privateNames) computed(j).withName(c.nameParts.head) else computed(j)
       c.nameParts.tail.foldLeft(column: Expression)((b, f) => ExtractValue(b, Literal(f), resolver))
     }
 
   /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
    *  Spark will name it from its text with native lateral alias references in it, so those are
    *  put there, and unwrapped once it has its name. asWritten: see [[value]]. */
-  def substitute(i: Int, e: Expression, forNaming: Boolean = false, asWritten: Boolean = false): Expression = {
+  def substitute(
+      i: Int,
+      e: Expression,
+      forNaming: Boolean = false,
+      asWritten: Boolean = false): Expression = {
     // Native support refuses references inside a window function (its rule raises
     // LATERAL_COLUMN_ALIAS_IN_WINDOW on any native reference in one): there the column is named as
     // written instead. Outside windows an unaliased item keeps native references, as native Spark
@@ -247,13 +277,13 @@ private[lca] final case class Substitution(
       case s: SubqueryExpression if binding.inSubqueries.contains(i) =>
         SubqueryAliases.rewrite(s, binding.inSubqueries(i), computed)
       case c: LateralAliasCandidate => binding.meaning((i, c)) match {
-        case Left(expr) => expr
-        case Right(j) if forNaming && !inWindow && !folded.contains(j) =>
-          val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
-          ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
-          ref
-        case Right(j) => value(c, j, asWritten || forNaming)
-      }
+          case Left(expr) => expr
+          case Right(j) if forNaming && !inWindow && !folded.contains(j) =>
+            val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
+            ref.setTagValue(ResolveLateralAliases.NamingOnly, ())
+            ref
+          case Right(j) => value(c, j, asWritten || forNaming)
+        }
       case w if ResolveLateralAliases.isWindow(w) => w.mapChildren(replace(_, inWindow = true))
       case other => other.mapChildren(replace(_, inWindow))
     }
@@ -262,6 +292,8 @@ private[lca] final case class Substitution(
 }
 
 private[lca] object Substitution {
-  /** On the value of a folded alias: the [[Substitution]] that built it (its token) and the alias. */
-  val FoldedValue: TreeNodeTag[(AnyRef, Int)] = TreeNodeTag[(AnyRef, Int)]("colsem.lateralAlias.foldedValue")
+
+  /** On a folded alias's value: the [[Substitution]] that built it (its token) and the alias. */
+  val FoldedValue: TreeNodeTag[(AnyRef, Int)] =
+    TreeNodeTag[(AnyRef, Int)]("colsem.lateralAlias.foldedValue")
 }

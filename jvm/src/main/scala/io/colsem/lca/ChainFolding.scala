@@ -2,7 +2,10 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Expression, Generator, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression,
+  UserDefinedExpression, WindowExpression
+}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 
 import io.colsem.{FunctionKinds, LateralAliasCandidate}
@@ -37,19 +40,21 @@ private[lca] object ChainFolding {
    *  (each fold still a shallow expression), so the plan's depth stays well within the stack. */
   val Levels = 250
 
-  /** The aliases among `which` to fold, each within the run and size limits for the chain's depth. */
+  /** The aliases among `which` to fold, each within the run and size limits for that depth. */
   def folded(session: SparkSession, binding: LateralAliasBinding, which: Set[Int]): Set[Int] = {
     val (foldDepth, foldSize) = limits(binding, which)
     which.toSeq.sorted.foldLeft(Map.empty[Int, (Int, Int)]) { (folds, j) =>
       val depth = 1 + (0 +: binding.uses(j).toSeq.flatMap(folds.get).map(_._1)).max
       val size = binding.items(j).collect {
         case c: LateralAliasCandidate => binding.meaning((j, c)) match {
-          case Right(k) if folds.contains(k) => folds(k)._2
-          case _ => 1
-        }
+            case Right(k) if folds.contains(k) => folds(k)._2
+            case _ => 1
+          }
         case _ => 1
       }.sum
-      if (depth <= foldDepth && size <= foldSize && isPlainRowExpression(session, binding.items(j))) {
+      if (depth <= foldDepth && size <= foldSize && isPlainRowExpression(
+            session,
+            binding.items(j))) {
         folds + (j -> (depth, size))
       } else {
         folds
@@ -75,12 +80,15 @@ private[lca] object ChainFolding {
 
   private def isPlainNode(session: SparkSession, node: Expression): Boolean = node match {
     case u: UnresolvedFunction =>
-      !u.isDistinct && u.filter.isEmpty && FunctionKinds.isBuiltin(u) && !FunctionKinds.isGenerator(session, u) &&
-        Seq(classOf[Nondeterministic], classOf[AggregateFunction])
-          .forall(kind => !FunctionKinds.implementedBy(session, u, kind))
+      !u.isDistinct && u.filter.isEmpty && FunctionKinds.isBuiltin(u) && !FunctionKinds.isGenerator(
+        session,
+        u) &&
+      Seq(classOf[Nondeterministic], classOf[AggregateFunction])
+        .forall(kind => !FunctionKinds.implementedBy(session, u, kind))
     case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => false
     case _: LateralAliasCandidate | _: UnresolvedAttribute => true
-    case e if e.resolved => e.deterministic && !e.isInstanceOf[UserDefinedExpression] &&
+    case e if e.resolved =>
+      e.deterministic && !e.isInstanceOf[UserDefinedExpression] &&
       !e.isInstanceOf[AggregateExpression] && !e.isInstanceOf[Generator]
     case _ => true
   }

@@ -40,7 +40,8 @@ private[lca] final class LateralAliasBinding private (
 
   /** `wanted` and every alias they use, transitively. */
   def closure(wanted: Set[Int]): Set[Int] =
-    (items.size - 1 to 0 by -1).foldLeft(wanted)((all, i) => if (all.contains(i)) all ++ dependsOn(i) else all)
+    (items.size - 1 to 0 by -1).foldLeft(wanted)((all, i) =>
+      if (all.contains(i)) all ++ dependsOn(i) else all)
 
   /** Each item's dependency level among the aliases `kept` (computed below the list); an alias in
    *  `folded` is no level of its own and stands for the aliases it uses. */
@@ -49,7 +50,8 @@ private[lca] final class LateralAliasBinding private (
     // than the deepest of its direct uses' (kept: their level; folded: the level they stand for):
     // one pass in item order, linear in the uses.
     items.indices.foldLeft(Vector.empty[Int]) { (level, i) =>
-      val below = dependsOn(i).iterator.map(j => if (kept.contains(j)) level(j) + 1 else if (folded.contains(j)) level(j) else 0)
+      val below = dependsOn(i).iterator.map(j =>
+        if (kept.contains(j)) level(j) + 1 else if (folded.contains(j)) level(j) else 0)
       level :+ below.foldLeft(0)(math.max)
     }
   }
@@ -73,9 +75,9 @@ private[lca] final class LateralAliasBinding private (
   /** `e`, part of item i, with every lateral reference replaced by the expression it names. */
   def inlineIn(i: Int, e: Expression): Expression = e.transformUp {
     case c: LateralAliasCandidate => meaning((i, c)) match {
-      case Left(expr) => expr
-      case Right(k) => LateralAliasBinding.field(inline(k), c)
-    }
+        case Left(expr) => expr
+        case Right(k) => LateralAliasBinding.field(inline(k), c)
+      }
   }
 }
 
@@ -96,7 +98,9 @@ private[lca] object LateralAliasBinding {
     val dependsOn = meanings.zipWithIndex.map { case (ms, i) =>
       ms.collect { case (_, Right(j)) => j }.toSet ++ inSubqueries.get(i).toSeq.flatMap(_.values)
     }
-    val byItem = meanings.zipWithIndex.flatMap { case (ms, i) => ms.map { case (c, m) => (i, c) -> m } }
+    val byItem = meanings.zipWithIndex.flatMap { case (ms, i) =>
+      ms.map { case (c, m) => (i, c) -> m }
+    }
     new LateralAliasBinding(items, byItem.toMap, inSubqueries, dependsOn)
   }
 
@@ -104,7 +108,9 @@ private[lca] object LateralAliasBinding {
    *  are found without scanning the list (a chain of N aliases would cost N * N). */
   private[lca] def aliasesByName(items: IndexedSeq[NamedExpression]): Map[String, IndexedSeq[Int]] =
     items.indices.collect {
-      case j if items(j).isInstanceOf[Alias] && !PlanTags.isImplicitName(items(j).asInstanceOf[Alias]) => j
+      case j
+          if items(j).isInstanceOf[Alias] && !PlanTags.isImplicitName(
+            items(j).asInstanceOf[Alias]) => j
     }.groupBy(j => nameBucket(items(j).name))
 
   /** A key equal for any two names either resolver takes as equal (String.equalsIgnoreCase
@@ -123,7 +129,8 @@ private[lca] object LateralAliasBinding {
     input.resolve(c.nameParts, resolver) match {
       case Some(column) => Left(column)
       // A parameterless function (`current_user`) comes before an alias, as in Spark.
-      case None if c.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, c.nameParts.head) =>
+      case None
+          if c.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, c.nameParts.head) =>
         Left(c.attribute)
       case None =>
         val name = c.nameParts.head
@@ -132,16 +139,23 @@ private[lca] object LateralAliasBinding {
           case Seq(j) => Right(j)
           case Seq() => Left(c.attribute)
           case many => throw ColsemErrors.ambiguousLateralAlias(
-            c.attribute.name, many.map(items(_).origin), c.attribute.origin)
+              c.attribute.name,
+              many.map(items(_).origin),
+              c.attribute.origin)
         }
     }
 
   /** The items before item `before` that the user gave the alias `name`. */
-  def aliasesNamed(resolver: Resolver, items: IndexedSeq[NamedExpression], name: String, before: Int): Seq[Int] =
-    (0 until before).filter(j => items(j) match {
-      case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, name)
-      case _ => false
-    })
+  def aliasesNamed(
+      resolver: Resolver,
+      items: IndexedSeq[NamedExpression],
+      name: String,
+      before: Int): Seq[Int] =
+    (0 until before).filter(j =>
+      items(j) match {
+        case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, name)
+        case _ => false
+      })
 
   /** `base`'s struct field the candidate names after the alias (`st.a`), or `base` itself. */
   def field(base: Expression, c: LateralAliasCandidate): Expression =

@@ -1,11 +1,15 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, LambdaFunction, NamedExpression, UnresolvedNamedLambdaVariable}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Expression, LambdaFunction, NamedExpression, UnresolvedNamedLambdaVariable
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
-import org.apache.spark.sql.catalyst.trees.TreePattern.{LAMBDA_FUNCTION, LAMBDA_VARIABLE, UNRESOLVED_ATTRIBUTE}
+import org.apache.spark.sql.catalyst.trees.TreePattern.{
+  LAMBDA_FUNCTION, LAMBDA_VARIABLE, UNRESOLVED_ATTRIBUTE
+}
 import org.apache.spark.sql.internal.SQLConf
 
 import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
@@ -40,7 +44,8 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
     val key = LateralAliasConf.nameKey(conf)
     var defined = Set.empty[String]
     items.map { item =>
-      val marked = if (!mentionsAny(item, defined, key)) item else mark(item, defined, key) match {
+      val marked = if (!mentionsAny(item, defined, key)) item
+      else mark(item, defined, key) match {
         case named: NamedExpression => named
         // A bare name as a whole item (`SELECT s1 AS x, x`) keeps its name through an alias.
         case candidate => UnresolvedAlias(candidate)
@@ -65,7 +70,8 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
   /** Wraps candidate names, except inside a lambda whose parameter has that name. */
   private def mark(expr: Expression, names: Set[String], key: String => String): Expression =
     expr match {
-      case u: UnresolvedAttribute if names.contains(key(u.nameParts.head)) => LateralAliasCandidate(u)
+      case u: UnresolvedAttribute if names.contains(key(u.nameParts.head)) =>
+        LateralAliasCandidate(u)
       // Inside a lambda body the parser makes every name a lambda variable; those that are no
       // parameter become plain attributes later, in Spark's ResolveLambdaVariables.
       case v: UnresolvedNamedLambdaVariable if names.contains(key(v.nameParts.head)) =>
@@ -77,7 +83,8 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
         }.toSet
         val visible = names -- shadowed
         if (visible.isEmpty) l else l.copy(function = mark(body, visible, key))
-      case other if other.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LAMBDA_FUNCTION, LAMBDA_VARIABLE) =>
+      case other
+          if other.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LAMBDA_FUNCTION, LAMBDA_VARIABLE) =>
         other.mapChildren(mark(_, names, key))
       case other => other
     }
@@ -89,7 +96,8 @@ object LateralAliasConf {
     ColsemConf.isEnabled(conf) && ColsemConf.LateralAliasEnabled.readFrom(conf)
 
   /** Where else than in their own SELECT list select-list aliases are read. */
-  def extraScopes(conf: SQLConf): Seq[LateralAliasScope] = ColsemConf.LateralAliasExtraScopes.readFrom(conf)
+  def extraScopes(conf: SQLConf): Seq[LateralAliasScope] =
+    ColsemConf.LateralAliasExtraScopes.readFrom(conf)
 
   /** How names compare: as the session's case sensitivity says. */
   def nameKey(conf: SQLConf): String => String =

@@ -34,7 +34,10 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
   private def check(operator: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit =
     if (list.exists(_.containsPattern(UNRESOLVED_ATTRIBUTE))) checkNames(operator, list, input)
 
-  private def checkNames(operator: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit = {
+  private def checkNames(
+      operator: LogicalPlan,
+      list: Seq[NamedExpression],
+      input: LogicalPlan): Unit = {
     val resolver = conf.resolver
     // Indexed: items(i) on a List would make this walk quadratic in the list's length.
     val items = list.toIndexedSeq
@@ -61,9 +64,12 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
               // Suggest only the list's real input, not the columns computed for its aliases.
               val visible = ResolveLateralAliases.visibleOutput(input)
               val shown = if (visible.size == input.output.size) operator
-                          else operator.withNewChildren(Seq(Project(visible, input)))
+              else operator.withNewChildren(Seq(Project(visible, input)))
               throw ColsemErrors.forwardLateralAlias(
-                SparkShims.unresolvedColumnError(shown, u), name, u.origin, items(later).origin,
+                SparkShims.unresolvedColumnError(shown, u),
+                name,
+                u.origin,
+                items(later).origin,
                 selfReference = later == i)
             }
           }

@@ -2,7 +2,9 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, NamedExpression, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, Expression, NamedExpression, SubqueryExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.{PLAN_EXPRESSION, UNRESOLVED_ATTRIBUTE}
@@ -38,8 +40,9 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
         node match {
           case p: Project if subqueries && p.child.resolved && p.containsPattern(PLAN_EXPRESSION) =>
             checkSubqueries(p, p.projectList, p.child)
-          case a: Aggregate if subqueries && a.child.resolved && a.groupingExpressions.forall(_.resolved) &&
-              a.containsPattern(PLAN_EXPRESSION) =>
+          case a: Aggregate
+              if subqueries && a.child.resolved && a.groupingExpressions.forall(_.resolved) &&
+                a.containsPattern(PLAN_EXPRESSION) =>
             checkSubqueries(a, a.aggregateExpressions, a.child)
           case _ =>
         }
@@ -50,7 +53,8 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
 
   private def checkWhere(items: Seq[NamedExpression], f: Filter): Unit =
     if (!f.condition.resolved && f.child.resolved) firstUnresolved(f, f.condition).foreach {
-      case (_, u: UnresolvedAttribute) if WhereAliases.meanings(session, conf.resolver, items, f, u).nonEmpty =>
+      case (_, u: UnresolvedAttribute)
+          if WhereAliases.meanings(session, conf.resolver, items, f, u).nonEmpty =>
         throw outOfScope(f, u, LateralAliasScope.Where)
       case _ =>
     }
@@ -58,36 +62,59 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
   /** The first name vanilla would find unresolved in the list (of `p`, over `input`), if it is
    *  inside a subquery of an item and means an earlier item's alias (as [[SubqueryAliases]] and,
    *  in an aggregate list, [[AggregateSubqueries]] read one). */
-  private def checkSubqueries(p: LogicalPlan, list: Seq[NamedExpression], input: LogicalPlan): Unit =
+  private def checkSubqueries(
+      p: LogicalPlan,
+      list: Seq[NamedExpression],
+      input: LogicalPlan): Unit =
     if (list.exists(SubqueryAliases.hasUnresolvedSubquery)) {
       val items = list.toIndexedSeq
       items.indices.iterator.map(i => i -> firstUnresolved(p, items(i)))
         .collectFirst { case (i, Some(found)) => i -> found }
         .foreach {
-          case (i, (operator, u: UnresolvedAttribute)) if (operator ne p) && operator.childrenResolved &&
-              SubqueryAliases.hasUnresolvedSubquery(items(i)) &&
-              SubqueryAliases.meanings(session, conf.resolver, items, i, u, operator.children :+ input).nonEmpty =>
+          case (i, (operator, u: UnresolvedAttribute))
+              if (operator ne p) && operator.childrenResolved &&
+                SubqueryAliases.hasUnresolvedSubquery(items(i)) &&
+                SubqueryAliases.meanings(
+                  session,
+                  conf.resolver,
+                  items,
+                  i,
+                  u,
+                  operator.children :+ input).nonEmpty =>
             throw outOfScope(operator, u, LateralAliasScope.Subquery)
           case _ =>
         }
     }
 
-  private def outOfScope(operator: LogicalPlan, u: UnresolvedAttribute, scope: LateralAliasScope) = {
+  private def outOfScope(
+      operator: LogicalPlan,
+      u: UnresolvedAttribute,
+      scope: LateralAliasScope) = {
     val key = ColsemConf.LateralAliasExtraScopes.key
     val wanted = ColsemConf.LateralAliasExtraScopes.render(
       LateralAliasScope.all.filter((LateralAliasConf.extraScopes(conf) :+ scope).contains))
-    ColsemErrors.lateralAliasOutOfScope(SparkShims.unresolvedColumnError(operator, u), u.name,
-      scope.name, key, wanted, u.origin)
+    ColsemErrors.lateralAliasOutOfScope(
+      SparkShims.unresolvedColumnError(operator, u),
+      u.name,
+      scope.name,
+      key,
+      wanted,
+      u.origin)
   }
 }
 
 object ReportOutOfScopeLateralAliases {
+
   /** Where CheckAnalysis fails first in `e` (an expression of `operator`): the first unresolved
    *  attribute or lateral-alias candidate, children first, a subquery's plan (operators bottom up)
    *  where it stands; with the operator it belongs to. */
-  private[lca] def firstUnresolved(operator: LogicalPlan, e: Expression): Option[(LogicalPlan, Expression)] =
+  private[lca] def firstUnresolved(
+      operator: LogicalPlan,
+      e: Expression): Option[(LogicalPlan, Expression)] =
     if (e.resolved) None
-    else e.children.iterator.map(firstUnresolved(operator, _)).collectFirst { case Some(found) => found }
+    else e.children.iterator.map(firstUnresolved(operator, _)).collectFirst { case Some(found) =>
+      found
+    }
       .orElse(e match {
         case a: Attribute => Some(operator -> a)
         case c: LateralAliasCandidate => Some(operator -> c)
@@ -97,6 +124,10 @@ object ReportOutOfScopeLateralAliases {
 
   private def firstUnresolvedInPlan(plan: LogicalPlan): Option[(LogicalPlan, Expression)] =
     if (plan.resolved) None
-    else plan.children.iterator.map(firstUnresolvedInPlan).collectFirst { case Some(found) => found }
-      .orElse(plan.expressions.iterator.map(firstUnresolved(plan, _)).collectFirst { case Some(found) => found })
+    else plan.children.iterator.map(firstUnresolvedInPlan).collectFirst { case Some(found) =>
+      found
+    }
+      .orElse(plan.expressions.iterator.map(firstUnresolved(plan, _)).collectFirst {
+        case Some(found) => found
+      })
 }

@@ -1,13 +1,20 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction, UnresolvedHaving}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, LateralColumnAliasReference, NamedExpression, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, WindowExpression}
+import org.apache.spark.sql.catalyst.analysis.{
+  Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction, UnresolvedHaving
+}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, Expression, LateralColumnAliasReference, NamedExpression, Nondeterministic,
+  SubqueryExpression, UnresolvedWindowExpression, WindowExpression
+}
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
-import org.apache.spark.sql.catalyst.trees.TreePattern.{LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE}
+import org.apache.spark.sql.catalyst.trees.TreePattern.{
+  LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE
+}
 
 import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, LateralAliasScope, UserQueries}
 
@@ -49,7 +56,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     lazy val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
     val aggregateList = new AggregateListRewrite(session, conf, nativeDepth)
     plan.resolveOperatorsUpWithPruning(
-        _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
+      _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
       // A WHERE naming an alias of the list above it (WhereAliases). A star cannot expand before
       // the WHERE resolves, and then would expand over the aliases computed below the Filter: the
       // Filter gets their expressions, as below an aggregate list.
@@ -60,7 +67,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         } else {
           rewriteProject(p, Some(f), inSubqueries).getOrElse(p)
         }
-      case a: Aggregate if inWhere && whereBelow(a).exists(whereUses(a.aggregateExpressions, _).nonEmpty) =>
+      case a: Aggregate
+          if inWhere && whereBelow(a).exists(whereUses(a.aggregateExpressions, _).nonEmpty) =>
         inlineWhereAliases(a, a.aggregateExpressions, whereBelow(a).get)
       // A star still unexpanded here would expand over the aliases computed below the list
       // (`SELECT true AS a, a AND b, * FROM t` would list `a` twice; a ColumnHidingStar always
@@ -68,25 +76,30 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case p: Project if hasStar(p.projectList) => p
       case a: Aggregate if hasStar(a.aggregateExpressions) => a
       // A subquery of the list naming an earlier alias (SubqueryAliases).
-      case p @ Project(projectList, child) if inSubqueries && child.resolved &&
-          !projectList.exists(hasAggregateCall(session, _)) &&
-          projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
-          subqueryUses(projectList, child).nonEmpty =>
+      case p @ Project(projectList, child)
+          if inSubqueries && child.resolved &&
+            !projectList.exists(hasAggregateCall(session, _)) &&
+            projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
+            subqueryUses(projectList, child).nonEmpty =>
         rewriteProject(p, None, inSubqueries = true).getOrElse(unmark(p))
       // A subquery of an aggregate list naming an earlier alias (AggregateSubqueries), once the
       // list's own lateral aliases are resolved; HAVING needs its Aggregate directly below it.
-      case a: Aggregate if inSubqueries && a.child.resolved && !havingInputs.exists(_ eq a) &&
-          a.aggregateExpressions.exists(SubqueryAliases.hasUnresolvedSubquery) &&
-          !a.aggregateExpressions.exists(hasCandidate) =>
+      case a: Aggregate
+          if inSubqueries && a.child.resolved && !havingInputs.exists(_ eq a) &&
+            a.aggregateExpressions.exists(SubqueryAliases.hasUnresolvedSubquery) &&
+            !a.aggregateExpressions.exists(hasCandidate) =>
         val uses = subqueryUses(a.aggregateExpressions, a.child)
-        val rewritten = if (uses.isEmpty) None else AggregateSubqueries(session, conf.resolver, a, uses)
-        rewritten.getOrElse(if (a.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) unwrapNamedReferences(a) else a)
+        val rewritten =
+          if (uses.isEmpty) None else AggregateSubqueries(session, conf.resolver, a, uses)
+        rewritten.getOrElse(
+          if (a.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) unwrapNamedReferences(a) else a)
       // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
       // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
       // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
       // computed below it, outside any aggregate.
-      case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) &&
-          projectList.exists(hasAggregateCall(session, _)) =>
+      case p @ Project(projectList, child)
+          if child.resolved && projectList.exists(hasCandidate) &&
+            projectList.exists(hasAggregateCall(session, _)) =>
         aggregateList(Aggregate(Nil, projectList, child), underHaving = false).getOrElse(unmark(p))
       case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
         rewriteProject(p, None, inSubqueries).getOrElse(unmark(p))
@@ -111,18 +124,24 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
   private def whereUses(items: Seq[NamedExpression], f: Filter): Map[UnresolvedAttribute, Int] =
     WhereAliases.uses(session, conf.resolver, items, f)
 
-  private def subqueryUses(items: Seq[NamedExpression], input: LogicalPlan): Map[Int, SubqueryAliases.Uses] =
+  private def subqueryUses(
+      items: Seq[NamedExpression],
+      input: LogicalPlan): Map[Int, SubqueryAliases.Uses] =
     SubqueryAliases.uses(session, conf.resolver, items.toIndexedSeq, input)
 
   /** An aggregate list's aliases in the WHERE below it (or a list with a star): computed per
    *  group, after the WHERE, so the Filter gets their expressions; a non-deterministic one cannot
    *  be shared so, and stays Spark's unresolved name. */
-  private def inlineWhereAliases(operator: LogicalPlan, items: Seq[NamedExpression], f: Filter): LogicalPlan = {
+  private def inlineWhereAliases(
+      operator: LogicalPlan,
+      items: Seq[NamedExpression],
+      f: Filter): LogicalPlan = {
     val binding = LateralAliasBinding(session, conf.resolver, items.toIndexedSeq, f.child)
     val uses = whereUses(items, f)
     WhereAliases.checkPerRow(session, binding, uses)
     val inlined = uses.filterNot { case (_, j) =>
-      binding.closure(Set(j)).exists(k => binding.items(k).exists(isNondeterministicCall(session, _)))
+      binding.closure(Set(j)).exists(k =>
+        binding.items(k).exists(isNondeterministicCall(session, _)))
     }
     if (inlined.isEmpty) operator
     else operator.withNewChildren(Seq(f.copy(condition =
@@ -134,9 +153,16 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
    *  where: the unresolved WHERE below the list, whose aliases are computed below it (and its
    *  condition reads them there), the other used aliases above it. inSubqueries: whether the
    *  list's subqueries may read its aliases (`extraScopes` has SUBQUERY). */
-  private def rewriteProject(p: Project, where: Option[Filter], inSubqueries: Boolean): Option[LogicalPlan] = {
+  private def rewriteProject(
+      p: Project,
+      where: Option[Filter],
+      inSubqueries: Boolean): Option[LogicalPlan] = {
     val input = where.fold(p.child)(_.child)
-    val binding = LateralAliasBinding(session, conf.resolver, p.projectList.toIndexedSeq, input,
+    val binding = LateralAliasBinding(
+      session,
+      conf.resolver,
+      p.projectList.toIndexedSeq,
+      input,
       if (inSubqueries) subqueryUses(p.projectList, input) else Map.empty)
     val wanted = binding.used
     val materialization = new AliasMaterialization(session, conf.resolver)
@@ -145,33 +171,52 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       case None =>
         // Aliases a WHERE rewrite computed already (the list reads their columns): a subquery
         // resolved after it names those columns.
-        val computed = binding.items.indices.flatMap(j => binding.items(j) match {
-          case Alias(a: Attribute, _) if a.name.startsWith(PrivatePrefix) && input.outputSet.contains(a) => Some(j -> a)
-          case _ => None
-        }).toMap
-        Some((input, if (computed.isEmpty) None
-                     else Some(Substitution(binding, conf.resolver, computed, Set.empty, privateNames = true))))
+        val computed = binding.items.indices.flatMap(j =>
+          binding.items(j) match {
+            case Alias(a: Attribute, _)
+                if a.name.startsWith(PrivatePrefix) && input.outputSet.contains(a) => Some(j -> a)
+            case _ => None
+          }).toMap
+        Some((
+          input,
+          if (computed.isEmpty) None
+          else
+            Some(Substitution(binding, conf.resolver, computed, Set.empty, privateNames = true))))
       case Some(f) =>
         val uses = whereUses(p.projectList, f)
         WhereAliases.checkPerRow(session, binding, uses)
         val start = Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = true)
-        materialization.materialize(binding, input, binding.closure(uses.values.toSet), copies = false,
-            nativeDepth, maxDepth, Some(start)).map { case (below, substitution) =>
-          val condition = WhereAliases.rewrite(f.condition, uses, substitution.value(_, _, asWritten = false))
+        materialization.materialize(
+          binding,
+          input,
+          binding.closure(uses.values.toSet),
+          copies = false,
+          nativeDepth,
+          maxDepth,
+          Some(start)).map { case (below, substitution) =>
+          val condition =
+            WhereAliases.rewrite(f.condition, uses, substitution.value(_, _, asWritten = false))
           (Filter(condition, below), Some(substitution))
         }
     }
     filtered.flatMap { case (base, start) =>
-      materialization.materialize(binding, base, wanted -- start.fold(Set.empty[Int])(_.computed.keySet),
-        copies = false, nativeDepth, maxDepth, start)
+      materialization.materialize(
+        binding,
+        base,
+        wanted -- start.fold(Set.empty[Int])(_.computed.keySet),
+        copies = false,
+        nativeDepth,
+        maxDepth,
+        start)
     }.map {
       case (below, substitution) =>
         val top = binding.items.indices.map { i =>
-          substitution.computed.get(i).map(substitution.output(i, _)).getOrElse(binding.items(i) match {
+          substitution.computed.get(i).map(substitution.output(i, _)).getOrElse(binding.items(
+            i) match {
             case UnresolvedAlias(c: LateralAliasCandidate, None) => binding.meaning((i, c)) match {
-              case Right(j) => substitution.reference(c, j)
-              case Left(expr) => UnresolvedAlias(expr)
-            }
+                case Right(j) => substitution.reference(c, j)
+                case Left(expr) => UnresolvedAlias(expr)
+              }
             case u @ UnresolvedAlias(_, None) =>
               substitution.substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
             case item => substitution.substitute(i, item).asInstanceOf[NamedExpression]
@@ -183,12 +228,14 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 }
 
 object ResolveLateralAliases {
+
   /** Prefix of the names aliases are computed under below their SELECT list. */
   val PrivatePrefix = "__colsem_lca_"
 
   /** `plan`'s output without the columns computed for lateral aliases: the columns a name in the
    *  SELECT list above it may mean, and so the ones an error may suggest. */
-  def visibleOutput(plan: LogicalPlan): Seq[Attribute] = plan.output.filterNot(_.name.startsWith(PrivatePrefix))
+  def visibleOutput(plan: LogicalPlan): Seq[Attribute] =
+    plan.output.filterNot(_.name.startsWith(PrivatePrefix))
 
   /** Marks the native LateralColumnAliasReference nodes colsem puts into unaliased items only so
    *  that Spark names those items exactly as its native support would. */
@@ -198,10 +245,11 @@ object ResolveLateralAliases {
   def unwrapNamedReferences(plan: LogicalPlan): LogicalPlan = plan.mapExpressions { e =>
     if (e.exists(_.isInstanceOf[UnresolvedAlias])) e
     else e.transformWithPruning(_.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) {
-      case r: LateralColumnAliasReference if r.getTagValue(NamingOnly).isDefined => r.ne match {
-        case a: Alias => a.child
-        case other => other
-      }
+      case r: LateralColumnAliasReference if r.getTagValue(NamingOnly).isDefined =>
+        r.ne match {
+          case a: Alias => a.child
+          case other => other
+        }
     }
   }
 
@@ -221,14 +269,15 @@ object ResolveLateralAliases {
   private[lca] def isWindow(e: Expression): Boolean =
     e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
 
-  /** Whether an aggregate function is called other than as a window function, which makes a
-   *  SELECT list an aggregate one, as Spark's GlobalAggregates sees it: `sum(v) OVER ()` does not,
-   *  an aggregate in a window's arguments or specification (`rank() OVER (ORDER BY max(v))`) does. */
+  /** Whether an aggregate function is called other than as a window function, which makes a SELECT
+   *  list an aggregate one, as Spark's GlobalAggregates sees it: `sum(v) OVER ()` does not, an
+   *  aggregate in a window's arguments or specification (`rank() OVER (ORDER BY max(v))`) does. */
   private[lca] def hasAggregateCall(session: SparkSession, e: Expression): Boolean = e match {
     case w: WindowExpression =>
       windowCallArguments(w.windowFunction).exists(hasAggregateCall(session, _)) ||
-        hasAggregateCall(session, w.windowSpec)
-    case w: UnresolvedWindowExpression => windowCallArguments(w.child).exists(hasAggregateCall(session, _))
+      hasAggregateCall(session, w.windowSpec)
+    case w: UnresolvedWindowExpression =>
+      windowCallArguments(w.child).exists(hasAggregateCall(session, _))
     case f if isAggregateCall(session, f) => true
     case _: SubqueryExpression => false
     case other => other.children.exists(hasAggregateCall(session, _))
@@ -244,7 +293,8 @@ object ResolveLateralAliases {
   /** Whether a (possibly still unresolved) call is to an aggregate function. */
   private[lca] def isAggregateCall(session: SparkSession, e: Expression): Boolean = e match {
     case _: AggregateExpression | _: AggregateFunction => true
-    case u: UnresolvedFunction => FunctionKinds.implementedBy(session, u, classOf[AggregateFunction])
+    case u: UnresolvedFunction =>
+      FunctionKinds.implementedBy(session, u, classOf[AggregateFunction])
     case _ => false
   }
 

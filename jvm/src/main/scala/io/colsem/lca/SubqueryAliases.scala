@@ -2,7 +2,10 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
-import org.apache.spark.sql.catalyst.expressions.{Attribute, Exists, Expression, ListQuery, NamedExpression, OuterReference, ScalarSubquery, SubqueryExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, Exists, Expression, ListQuery, NamedExpression, OuterReference, ScalarSubquery,
+  SubqueryExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
@@ -17,37 +20,54 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * private name, as every alias of a list with subqueries) and the subquery reads that column as an
  * outer reference, under the alias's name (so an unaliased item is named `scalarsubquery(x)`):
  * {{{
- *   Project [k + 1 AS x, scalar-subquery AS m]        Project [__colsem_lca_x AS x, scalar-subquery AS m]
- *   :  +- Aggregate [max(v)]                          :  +- Aggregate [max(v)]
- *   :     +- Filter (t2.k < 'x)                =>     :     +- Filter (t2.k < outer(x#1))
- *   :        +- t2                                    :        +- t2
- *   +- t                                              +- Project [k, v, (k + 1) AS __colsem_lca_x#1]
- *                                                        +- t
+ *   Project [k + 1 AS x, scalar-subquery AS m]
+ *   :  +- Aggregate [max(v)]
+ *   :     +- Filter (t2.k < 'x)
+ *   :        +- t2
+ *   +- t
+ *   =>
+ *   Project [__colsem_lca_x AS x, scalar-subquery AS m]
+ *   :  +- Aggregate [max(v)]
+ *   :     +- Filter (t2.k < outer(x#1))
+ *   :        +- t2
+ *   +- Project [k, v, (k + 1) AS __colsem_lca_x#1]
+ *      +- t
  * }}}
  */
 private[lca] object SubqueryAliases {
+
   /** The names of one item's subqueries that mean an earlier alias, each with that alias. */
   type Uses = Map[UnresolvedAttribute, Int]
 
   /** Item by item, the names in its subqueries that mean an earlier alias of `items`. */
-  def uses(session: SparkSession, resolver: Resolver, items: IndexedSeq[NamedExpression],
+  def uses(
+      session: SparkSession,
+      resolver: Resolver,
+      items: IndexedSeq[NamedExpression],
       input: LogicalPlan): Map[Int, Uses] =
     items.indices.flatMap { i =>
-      val found = subqueriesOf(items(i)).flatMap(s => unresolvedNames(s.plan)).flatMap { case (u, scopes) =>
-        meanings(session, resolver, items, i, u, scopes :+ input) match {
-          case Seq() => None
-          case Seq(j) => Some(u -> j)
-          case many => throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
-        }
-      }.toMap
+      val found =
+        subqueriesOf(items(i)).flatMap(s => unresolvedNames(s.plan)).flatMap { case (u, scopes) =>
+          meanings(session, resolver, items, i, u, scopes :+ input) match {
+            case Seq() => None
+            case Seq(j) => Some(u -> j)
+            case many =>
+              throw ColsemErrors.ambiguousLateralAlias(u.name, many.map(items(_).origin), u.origin)
+          }
+        }.toMap
       if (found.isEmpty) None else Some(i -> found)
     }.toMap
 
   /** The earlier items (before item `i`) whose alias the name `u` of one of item `i`'s subqueries
    *  may mean: none when vanilla Spark gives it a meaning in `scopes` (the plans it reads, the
    *  list's input last) or outside. */
-  def meanings(session: SparkSession, resolver: Resolver, items: IndexedSeq[NamedExpression], i: Int,
-      u: UnresolvedAttribute, scopes: Seq[LogicalPlan]): Seq[Int] = {
+  def meanings(
+      session: SparkSession,
+      resolver: Resolver,
+      items: IndexedSeq[NamedExpression],
+      i: Int,
+      u: UnresolvedAttribute,
+      scopes: Seq[LogicalPlan]): Seq[Int] = {
     val named = LateralAliasBinding.aliasesNamed(resolver, items, u.nameParts.head, i)
     if (named.isEmpty || !UnresolvableNames(session, resolver, u, scopes)) Nil else named
   }
@@ -65,15 +85,18 @@ private[lca] object SubqueryAliases {
     else e.transform {
       case s: SubqueryExpression if isListSubquery(s) =>
         def rewritePlan(read: (UnresolvedAttribute, Attribute) => Expression) = s.plan.transform {
-          case q if q.childrenResolved => q.transformExpressions {
-            case u: UnresolvedAttribute if uses.contains(u) =>
-              CurrentOrigin.withOrigin(u.origin)(read(u, columnOf(uses(u))))
-          }
+          case q if q.childrenResolved =>
+            q.transformExpressions {
+              case u: UnresolvedAttribute if uses.contains(u) =>
+                CurrentOrigin.withOrigin(u.origin)(read(u, columnOf(uses(u))))
+            }
         }
         val outer = rewritePlan((u, column) =>
-          LateralAliasBinding.field(OuterReference(column.withName(u.nameParts.head)), LateralAliasCandidate(u)))
+          LateralAliasBinding.field(
+            OuterReference(column.withName(u.nameParts.head)),
+            LateralAliasCandidate(u)))
         s.withNewPlan(if (!outer.resolved) outer
-                      else rewritePlan((u, column) => UnresolvedAttribute(column.name +: u.nameParts.tail)))
+        else rewritePlan((u, column) => UnresolvedAttribute(column.name +: u.nameParts.tail)))
     }
 
   def isListSubquery(s: SubqueryExpression): Boolean = s match {
@@ -83,13 +106,15 @@ private[lca] object SubqueryAliases {
 
   /** Subqueries Spark has analyzed (every relation in them resolved) without resolving them. */
   private def subqueriesOf(e: Expression): Seq[SubqueryExpression] = e.collect {
-    case s: SubqueryExpression if isListSubquery(s) && !s.plan.resolved && s.plan.collectLeaves().forall(_.resolved) => s
+    case s: SubqueryExpression
+        if isListSubquery(s) && !s.plan.resolved && s.plan.collectLeaves().forall(_.resolved) => s
   }
 
   /** The unresolved names of operators whose input is resolved, each with that input. */
   private def unresolvedNames(plan: LogicalPlan): Seq[(UnresolvedAttribute, Seq[LogicalPlan])] =
     plan.collect {
       case q if q.childrenResolved && !q.resolved =>
-        q.expressions.flatMap(_.collect { case u: UnresolvedAttribute => u }).distinct.map(_ -> q.children)
+        q.expressions.flatMap(_.collect { case u: UnresolvedAttribute => u }).distinct.map(
+          _ -> q.children)
     }.flatten
 }

@@ -18,12 +18,16 @@ import io.colsem.shims.SparkShims
  */
 private[lca] object UnresolvableNames {
 
-  def apply(session: SparkSession, resolver: Resolver, u: UnresolvedAttribute, scopes: Seq[LogicalPlan]): Boolean = {
+  def apply(
+      session: SparkSession,
+      resolver: Resolver,
+      u: UnresolvedAttribute,
+      scopes: Seq[LogicalPlan]): Boolean = {
     val outer = UserQueries.outerScope.toSeq.flatMap(_.children)
     val name = u.nameParts.head
     !(scopes ++ outer).exists(resolves(_, u, resolver)) &&
-      !(u.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, name)) &&
-      !SparkShims.isSessionVariable(session, name)
+    !(u.nameParts.size == 1 && FunctionKinds.isLiteralFunction(session, name)) &&
+    !SparkShims.isSessionVariable(session, name)
   }
 
   /** Whether `plan` gives the name a meaning; an error (an ambiguous name, an unresolved plan's
@@ -31,7 +35,7 @@ private[lca] object UnresolvableNames {
   private def resolves(plan: LogicalPlan, u: UnresolvedAttribute, resolver: Resolver): Boolean =
     try {
       plan.resolve(u.nameParts, resolver).isDefined ||
-        plan.metadataOutput.exists(a => resolver(a.name, u.nameParts.head))
+      plan.metadataOutput.exists(a => resolver(a.name, u.nameParts.head))
     } catch {
       case NonFatal(_) => true
     }

@@ -9,7 +9,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
  *  subqueries, so no unresolved name is missed. */
 private[lca] object UnresolvedOperators {
 
-  /** `f` on each operator whose subtree holds an unresolved name, children first (as `foreachUp`). */
+  /** `f` on each operator whose subtree holds an unresolved name, children first (`foreachUp`). */
   def foreachUp(plan: LogicalPlan)(f: LogicalPlan => Unit): Unit =
     if (plan.containsPattern(UNRESOLVED_ATTRIBUTE)) {
       plan.children.foreach(foreachUp(_)(f))
@@ -20,6 +20,7 @@ private[lca] object UnresolvedOperators {
    *  only in the expressions that hold an unresolved name. */
   def existsInExpressions(plan: LogicalPlan)(p: PartialFunction[Any, Boolean]): Boolean =
     plan.containsPattern(UNRESOLVED_ATTRIBUTE) && (
-      plan.expressions.exists(e => e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(p.applyOrElse(_, (_: Any) => false))) ||
+      plan.expressions.exists(e =>
+        e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(p.applyOrElse(_, (_: Any) => false))) ||
         plan.children.exists(existsInExpressions(_)(p)))
 }

@@ -2,7 +2,9 @@ package io.colsem.naming
 
 import java.util.Locale
 
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedStar}
+import org.apache.spark.sql.catalyst.analysis.{
+  UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction, UnresolvedStar
+}
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types.{BooleanType, DecimalType, NumericType, StringType}
 
@@ -14,7 +16,7 @@ import io.colsem.shims.SparkShims
  * resolution), following DataFusion's output-field-name rules (docs/naming.md lists every rule
  * with an example):
  *  1. a column is its name without qualifier: `t1.id` -> `id`;
- *  2. a function name is lower case and its arguments are joined by `, `: `ABS(a,b)` -> `abs(a, b)`;
+ *  2. a function name is lower case, its arguments joined by `, `: `ABS(a,b)` -> `abs(a, b)`;
  *  3. a string literal is its value without quotes: `'foo'` -> `foo`;
  *  4. an operator expression is wrapped in parentheses, with spaces around the operator:
  *     `1+2` -> `(1 + 2)`, `-2` -> `(- 2)`, `NOT a` -> `(NOT a)`;
@@ -44,7 +46,8 @@ object CanonicalNames {
     case n @ Not(eq @ EqualNullSafe(l, r)) if sameSpan(n, eq) => binary(n, l, r, "IS DISTINCT FROM")
     case n @ Not(in @ In(v, list)) if sameSpan(n, in) =>
       s"(${render(v)} NOT IN (${list.map(render).mkString(", ")}))"
-    case n @ Not(in @ InSubquery(values, q)) if sameSpan(n, in) => s"(${tuple(values)} NOT IN ${subquery(q)})"
+    case n @ Not(in @ InSubquery(values, q)) if sameSpan(n, in) =>
+      s"(${tuple(values)} NOT IN ${subquery(q)})"
     case n @ Not(u: UnresolvedFunction) if sameSpan(n, u) && infix(u).contains("between") =>
       betweenText(u, "NOT BETWEEN")
     // Spark 3.5 parses `x [NOT] BETWEEN a AND b` into `x >= a AND x <= b` over one `x` object,
@@ -52,7 +55,8 @@ object CanonicalNames {
     case n @ Not(a @ And(GreaterThanOrEqual(v, lo), LessThanOrEqual(v2, hi)))
         if (v eq v2) && sameSpan(n, a) && parsedBetween(a) =>
       s"(${render(v)} NOT BETWEEN ${render(lo)} AND ${render(hi)})"
-    case a @ And(GreaterThanOrEqual(v, lo), LessThanOrEqual(v2, hi)) if (v eq v2) && parsedBetween(a) =>
+    case a @ And(GreaterThanOrEqual(v, lo), LessThanOrEqual(v2, hi))
+        if (v eq v2) && parsedBetween(a) =>
       s"(${render(v)} BETWEEN ${render(lo)} AND ${render(hi)})"
     case n @ Not(like @ Like(l, r, esc)) if sameSpan(n, like) => this.like(l, r, esc, "NOT LIKE")
     case n @ Not(rlike @ RLike(l, r)) if sameSpan(n, rlike) => binary(n, l, r, "NOT RLIKE")
@@ -67,7 +71,8 @@ object CanonicalNames {
     case RLike(l, r) => binary(e, l, r, "RLIKE")
     case In(v, list) => s"(${render(v)} IN (${list.map(render).mkString(", ")}))"
     case InSubquery(values, q) => s"(${tuple(values)} IN ${subquery(q)})"
-    case Concat(Seq(l, r)) if SqlText.between(l, r).exists(_.contains("||")) || SqlText.of(e).isEmpty =>
+    case Concat(Seq(l, r))
+        if SqlText.between(l, r).exists(_.contains("||")) || SqlText.of(e).isEmpty =>
       binary(e, l, r, "||")
     case b: BinaryOperator => binary(b, b.left, b.right, b.symbol)
 
@@ -87,7 +92,8 @@ object CanonicalNames {
     case WindowExpression(f, spec) => s"${render(f)} OVER (${window(spec)})"
     case UnresolvedExtractValue(child, key) => s"${render(child)}[${render(key)}]"
     case s: SortOrder => sortOrder(s)
-    case StringLocate(sub, str, Literal(1, _)) if SqlText.of(e).exists(startsWithWord(_, "position")) =>
+    case StringLocate(sub, str, Literal(1, _))
+        if SqlText.of(e).exists(startsWithWord(_, "position")) =>
       s"position(${render(sub)} IN ${render(str)})"
     case t: StringTrim => trim("BOTH", t.srcStr, t.trimStr)
     case t: StringTrimLeft => trim("LEADING", t.srcStr, t.trimStr)
@@ -95,7 +101,8 @@ object CanonicalNames {
 
     // Anything else (a few built at parse time, such as POSITION's locate): Spark's function name,
     // lower case, with the rendered arguments.
-    case other => s"${other.prettyName.toLowerCase(Locale.ROOT)}(${other.children.map(render).mkString(", ")})"
+    case other =>
+      s"${other.prettyName.toLowerCase(Locale.ROOT)}(${other.children.map(render).mkString(", ")})"
   }
 
   private def startsWithWord(text: String, word: String): Boolean =
@@ -152,8 +159,27 @@ object CanonicalNames {
 
   /** The DataFrame API builds its operators as internal calls of functions named by the operator
    *  (`col("a") + 1` is `+`(a, 1), `=!=` is `!`(`=`(a, b))). */
-  private val BinaryOperators = Set("+", "-", "*", "/", "%", "=", "==", "<=>", "<", "<=", ">", ">=",
-    "!=", "<>", "&", "|", "^", "and", "or", "div")
+  private val BinaryOperators = Set(
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "=",
+    "==",
+    "<=>",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "!=",
+    "<>",
+    "&",
+    "|",
+    "^",
+    "and",
+    "or",
+    "div")
 
   private def internalOperator(u: UnresolvedFunction): Option[String] = {
     val fn = u.nameParts.last.toLowerCase(Locale.ROOT)
@@ -163,7 +189,8 @@ object CanonicalNames {
       case (op, Seq(l, r)) if BinaryOperators.contains(op) =>
         val shown = if (op.exists(_.isLetter)) op.toUpperCase(Locale.ROOT) else op
         Some(s"(${render(l)} $shown ${render(r)})")
-      case ("!" | "not", Seq(eq: UnresolvedFunction)) if eq.nameParts.last == "=" && eq.arguments.size == 2 =>
+      case ("!" | "not", Seq(eq: UnresolvedFunction))
+          if eq.nameParts.last == "=" && eq.arguments.size == 2 =>
         Some(s"(${render(eq.arguments.head)} <> ${render(eq.arguments(1))})")
       case ("!" | "not", Seq(c)) => Some(s"(NOT ${render(c)})")
       case ("negative", Seq(c)) if api => Some(s"(- ${render(c)})")
@@ -171,7 +198,8 @@ object CanonicalNames {
       case ("~", Seq(c)) => Some(s"(~ ${render(c)})")
       case ("isnull", Seq(c)) if api => Some(s"(${render(c)} IS NULL)")
       case ("isnotnull", Seq(c)) if api => Some(s"(${render(c)} IS NOT NULL)")
-      case ("in", v +: list) if api => Some(s"(${render(v)} IN (${list.map(render).mkString(", ")}))")
+      case ("in", v +: list) if api =>
+        Some(s"(${render(v)} IN (${list.map(render).mkString(", ")}))")
       case (op @ ("like" | "rlike" | "ilike"), Seq(l, r)) if api =>
         Some(s"(${render(l)} ${op.toUpperCase(Locale.ROOT)} ${render(r)})")
       case _ => None
@@ -191,13 +219,17 @@ object CanonicalNames {
       case a => render(a)
     }
     val body = fn match {
-      case "extract" if args.size == 2 && SqlText.of(u).exists(_.toUpperCase(Locale.ROOT).contains(" FROM ")) =>
+      case "extract"
+          if args.size == 2 && SqlText.of(u).exists(
+            _.toUpperCase(Locale.ROOT).contains(" FROM ")) =>
         s"${args.head} FROM ${args(1)}"
       case _ => (if (u.isDistinct) "DISTINCT " else "") + args.mkString(", ")
     }
     val ordered =
       if (SparkShims.orderingWithinGroup(u).isEmpty) ""
-      else s" WITHIN GROUP (ORDER BY ${SparkShims.orderingWithinGroup(u).map(sortOrder).mkString(", ")})"
+      else
+        " WITHIN GROUP (ORDER BY " +
+          s"${SparkShims.orderingWithinGroup(u).map(sortOrder).mkString(", ")})"
     val filter = u.filter.map(f => s" FILTER (WHERE ${render(f)})").getOrElse("")
     val nulls = if (SparkShims.ignoresNulls(u)) " IGNORE NULLS" else ""
     s"$fn($body)$ordered$filter$nulls"
@@ -237,8 +269,10 @@ object CanonicalNames {
 
   private def window(spec: WindowSpecDefinition): String = {
     val parts = Seq(
-      if (spec.partitionSpec.isEmpty) "" else s"PARTITION BY ${spec.partitionSpec.map(render).mkString(", ")}",
-      if (spec.orderSpec.isEmpty) "" else s"ORDER BY ${spec.orderSpec.map(sortOrder).mkString(", ")}",
+      if (spec.partitionSpec.isEmpty) ""
+      else s"PARTITION BY ${spec.partitionSpec.map(render).mkString(", ")}",
+      if (spec.orderSpec.isEmpty) ""
+      else s"ORDER BY ${spec.orderSpec.map(sortOrder).mkString(", ")}",
       spec.frameSpecification match {
         case UnspecifiedFrame => ""
         case f => f.sql
@@ -248,7 +282,8 @@ object CanonicalNames {
 
   private def sortOrder(s: SortOrder): String = {
     val dir = if (s.direction == Descending) " DESC" else ""
-    val nulls = if (s.nullOrdering == s.direction.defaultNullOrdering) "" else s" ${s.nullOrdering.sql}"
+    val nulls =
+      if (s.nullOrdering == s.direction.defaultNullOrdering) "" else s" ${s.nullOrdering.sql}"
     s"${render(s.child)}$dir$nulls"
   }
 }

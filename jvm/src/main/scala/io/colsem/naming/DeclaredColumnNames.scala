@@ -21,16 +21,18 @@ object DeclaredColumnNames extends Rule[LogicalPlan] {
         NamingDialect.of(conf) != NamingDialect.SQLite) plan
     else OutermostSelect.map(plan)(renamed)
 
-  private def renamed(items: Seq[NamedExpression], input: LogicalPlan): Option[Seq[NamedExpression]] = {
+  private def renamed(
+      items: Seq[NamedExpression],
+      input: LogicalPlan): Option[Seq[NamedExpression]] = {
     val declared = input.output.map(a => a.exprId -> a.name).toMap
     var changed = false
     val result = items.map {
       case a: AttributeReference => declared.get(a.exprId) match {
-        case Some(name) if name != a.name && name.equalsIgnoreCase(a.name) =>
-          changed = true
-          a.withName(name)
-        case _ => a
-      }
+          case Some(name) if name != a.name && name.equalsIgnoreCase(a.name) =>
+            changed = true
+            a.withName(name)
+          case _ => a
+        }
       case other => other
     }
     if (changed) Some(result) else None

@@ -3,8 +3,12 @@ package io.colsem.naming
 import java.util.Locale
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Generator, GeneratorOuter, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{
+  UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction
+}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Expression, Generator, GeneratorOuter, NamedExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, View}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
@@ -35,7 +39,9 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
         UserQueries.changesConf(plan)) return plan
     val dialect = NamingDialect.of(conf)
     if (dialect == NamingDialect.Spark) return plan
-    val named = plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(UNRESOLVED_ALIAS, UNRESOLVED_ATTRIBUTE)) {
+    val named = plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(
+      UNRESOLVED_ALIAS,
+      UNRESOLVED_ATTRIBUTE)) {
       case p @ Project(items, _) =>
         val named = items.map(nameItem(_, dialect))
         if (NameUnaliasedItems.unchanged(named, items)) p else p.copy(projectList = named)
@@ -61,7 +67,9 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
    * would fail with COLUMN_ALREADY_EXISTS where Spark creates the view). Items the dialect names
    * alike keep Spark's names, when the view is created and each time its query is read.
    */
-  private def distinctStoredNames(items: Seq[NamedExpression], input: LogicalPlan): Option[Seq[NamedExpression]] = {
+  private def distinctStoredNames(
+      items: Seq[NamedExpression],
+      input: LogicalPlan): Option[Seq[NamedExpression]] = {
     def key(name: String) = if (conf.caseSensitiveAnalysis) name else name.toLowerCase(Locale.ROOT)
     val names = items.collect {
       case u: UnresolvedDialectAlias => key(u.name)
@@ -81,26 +89,34 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
     if (NameUnaliasedItems.unchanged(list, items)) None else Some(list)
   }
 
-  private def nameItem(item: NamedExpression, dialect: NamingDialect): NamedExpression = item match {
-    case u @ UnresolvedAlias(child, _) if nameable(child) =>
-      NameUnaliasedItems.pending(u, child, NameUnaliasedItems.nameOf(child, dialect), bareName = false)
-    // `current_date` and its kin without parentheses: a column to the parser, a function to Spark
-    // (which names it `current_date()`); the systems name it as written.
-    case a: UnresolvedAttribute if a.nameParts.size == 1 && dialect != NamingDialect.Canonical &&
-        NameUnaliasedItems.LiteralFunctions.contains(a.nameParts.head.toLowerCase(Locale.ROOT)) &&
-        !SqlText.of(a).exists(_.contains("`")) =>
-      val name = dialect match {
-        case NamingDialect.Postgres => PostgresNames.name(a)
-        case _ => SqlText.of(a).getOrElse(a.nameParts.head)
-      }
-      NameUnaliasedItems.pending(a, a, name, bareName = true)
-    // INSERT and SET VARIABLE read a bare DEFAULT item as the column's or variable's default.
-    case a: UnresolvedAttribute if NameUnaliasedItems.isDefault(a) => a
-    case a: UnresolvedAttribute if dialect == NamingDialect.Postgres =>
-      val folded = PostgresNames.name(a)
-      if (folded == a.nameParts.last) a else NameUnaliasedItems.pending(a, a, folded, bareName = true)
-    case other => other
-  }
+  private def nameItem(item: NamedExpression, dialect: NamingDialect): NamedExpression =
+    item match {
+      case u @ UnresolvedAlias(child, _) if nameable(child) =>
+        NameUnaliasedItems.pending(
+          u,
+          child,
+          NameUnaliasedItems.nameOf(child, dialect),
+          bareName = false)
+      // `current_date` and its kin without parentheses: a column to the parser, a function to Spark
+      // (which names it `current_date()`); the systems name it as written.
+      case a: UnresolvedAttribute
+          if a.nameParts.size == 1 && dialect != NamingDialect.Canonical &&
+            NameUnaliasedItems.LiteralFunctions.contains(
+              a.nameParts.head.toLowerCase(Locale.ROOT)) &&
+            !SqlText.of(a).exists(_.contains("`")) =>
+        val name = dialect match {
+          case NamingDialect.Postgres => PostgresNames.name(a)
+          case _ => SqlText.of(a).getOrElse(a.nameParts.head)
+        }
+        NameUnaliasedItems.pending(a, a, name, bareName = true)
+      // INSERT and SET VARIABLE read a bare DEFAULT item as the column's or variable's default.
+      case a: UnresolvedAttribute if NameUnaliasedItems.isDefault(a) => a
+      case a: UnresolvedAttribute if dialect == NamingDialect.Postgres =>
+        val folded = PostgresNames.name(a)
+        if (folded == a.nameParts.last) a
+        else NameUnaliasedItems.pending(a, a, folded, bareName = true)
+      case other => other
+    }
 
   /** Items whose name this rule decides: not already named, not a generator. */
   private def nameable(child: Expression): Boolean = NameUnaliasedItems.written(child) match {
@@ -114,6 +130,7 @@ class NameUnaliasedItems(session: SparkSession) extends Rule[LogicalPlan] {
 }
 
 object NameUnaliasedItems {
+
   /** Names Spark resolves as functions when no column has them (its literal functions). */
   val LiteralFunctions: Set[String] =
     Set("current_date", "current_timestamp", "current_time", "current_user", "user", "session_user")

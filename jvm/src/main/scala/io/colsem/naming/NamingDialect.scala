@@ -10,14 +10,19 @@ import io.colsem.ColsemConf
 sealed abstract class NamingDialect(val key: String)
 
 object NamingDialect {
+
   /** Spark's own names, untouched (the default). */
   case object Spark extends NamingDialect("spark")
+
   /** DataFusion's output-field-name rules, applied to the expression as written. */
   case object Canonical extends NamingDialect("canonical")
+
   /** PostgreSQL's FigureColname: a column's or function's name, a cast's type, else `?column?`. */
   case object Postgres extends NamingDialect("postgres")
+
   /** MySQL/MariaDB: the item's text as written; a column's name; a string literal's value. */
   case object MySQL extends NamingDialect("mysql")
+
   /** SQLite: the item's text exactly as written; a column's name. */
   case object SQLite extends NamingDialect("sqlite")
 

@@ -2,14 +2,17 @@ package io.colsem.naming
 
 import org.apache.spark.sql.catalyst.analysis.GetViewColumnByNameAndOrdinal
 import org.apache.spark.sql.catalyst.expressions.NamedExpression
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, AlterViewAs, CreateTableAsSelect, CreateView, Distinct, Except, Intersect, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, ReplaceTableAsSelect, Sort, Union, WithCTE}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate, AlterViewAs, CreateTableAsSelect, CreateView, Distinct, Except, Intersect, Filter,
+  GlobalLimit, LocalLimit, LogicalPlan, Project, ReplaceTableAsSelect, Sort, Union, WithCTE
+}
 import org.apache.spark.sql.execution.command.CreateViewCommand
 
 /**
  * The SELECT list that names a query's result columns: the outermost one, below ORDER BY, LIMIT,
- * DISTINCT, HAVING and WITH, in a set operation's first branch (UNION, EXCEPT, INTERSECT). [[mapStored]] finds it in the
- * query of a statement that stores the names as columns (CREATE VIEW, ALTER VIEW ... AS,
- * CREATE/REPLACE TABLE ... AS SELECT):
+ * DISTINCT, HAVING and WITH, in a set operation's first branch (UNION, EXCEPT, INTERSECT).
+ * [[mapStored]] finds it in the query of a statement that stores the names as columns (CREATE VIEW,
+ * ALTER VIEW ... AS, CREATE/REPLACE TABLE ... AS SELECT):
  * {{{
  *   CreateView v1                     <- stores the names below
  *   +- Union
@@ -25,7 +28,8 @@ private[naming] object OutermostSelect {
   /** `plan` with `f` applied to its outermost SELECT list (items and their input). */
   def map(plan: LogicalPlan)(f: ListUpdate): LogicalPlan = plan match {
     case p @ Project(items, child) => f(items, child).map(r => p.copy(projectList = r)).getOrElse(p)
-    case a: Aggregate => f(a.aggregateExpressions, a.child).map(r => a.copy(aggregateExpressions = r)).getOrElse(a)
+    case a: Aggregate =>
+      f(a.aggregateExpressions, a.child).map(r => a.copy(aggregateExpressions = r)).getOrElse(a)
     case s: Sort => below(s, s.child, f)
     case l: GlobalLimit => below(l, l.child, f)
     case l: LocalLimit => below(l, l.child, f)
@@ -38,7 +42,7 @@ private[naming] object OutermostSelect {
     case other => other
   }
 
-  /** `plan` with `f` applied to the outermost SELECT list of the query it stores, if it stores one. */
+  /** `plan` with `f` applied to the outermost SELECT list of the query it stores, if any. */
   def mapStored(plan: LogicalPlan)(f: ListUpdate): LogicalPlan = storedQuery(plan) match {
     case Some(query) => below(plan, query, f)
     case None => plan
@@ -56,7 +60,8 @@ private[naming] object OutermostSelect {
 
   /** Whether `plan` is the Project by which Spark binds a view's stored columns to its query. */
   def bindsViewColumns(plan: LogicalPlan): Boolean = plan match {
-    case Project(items, _) => items.nonEmpty && items.forall(_.exists(_.isInstanceOf[GetViewColumnByNameAndOrdinal]))
+    case Project(items, _) =>
+      items.nonEmpty && items.forall(_.exists(_.isInstanceOf[GetViewColumnByNameAndOrdinal]))
     case _ => false
   }
 

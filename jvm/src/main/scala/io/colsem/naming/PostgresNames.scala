@@ -2,9 +2,14 @@ package io.colsem.naming
 
 import java.util.Locale
 
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction}
+import org.apache.spark.sql.catalyst.analysis.{
+  UnresolvedAlias, UnresolvedAttribute, UnresolvedExtractValue, UnresolvedFunction
+}
 import org.apache.spark.sql.catalyst.expressions._
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Distinct, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, Sort, SubqueryAlias, Union}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate, Distinct, Filter, GlobalLimit, LocalLimit, LogicalPlan, Project, Sort, SubqueryAlias,
+  Union
+}
 import org.apache.spark.sql.types._
 
 import io.colsem.LateralAliasCandidate
@@ -30,7 +35,18 @@ object PostgresNames {
 
   /** Functions the DataFrame API calls for operators (`-col`, `col.isNull`, `col.isin`, `&`). */
   private val DataFrameOperators =
-    Set("and", "or", "not", "negative", "positive", "isnull", "isnotnull", "in", "like", "rlike", "ilike")
+    Set(
+      "and",
+      "or",
+      "not",
+      "negative",
+      "positive",
+      "isnull",
+      "isnotnull",
+      "in",
+      "like",
+      "rlike",
+      "ilike")
 
   def name(e: Expression): String = figure(e).map(_._1).getOrElse(Unnamed)
 
@@ -40,14 +56,17 @@ object PostgresNames {
     case a: UnresolvedAttribute => Some((column(a), 2))
     case a: Attribute => Some((a.name, 2))
     case Alias(child, _) => figure(child)
-    case UnresolvedExtractValue(child, Literal(field, StringType)) if field != null &&
-        SqlText.of(e).forall(!_.trim.endsWith("]")) =>
+    case UnresolvedExtractValue(child, Literal(field, StringType))
+        if field != null &&
+          SqlText.of(e).forall(!_.trim.endsWith("]")) =>
       Some((field.toString, 2))
     case UnresolvedExtractValue(child, _) => figure(child)
     case u: UnresolvedFunction if isOperatorSyntax(u) => None
     // The DataFrame API's operators are internal calls of functions named by the operator.
-    case u: UnresolvedFunction if SparkShims.isInternalCall(u) || !u.nameParts.last.exists(_.isLetterOrDigit) ||
-        (SqlText.span(u).isEmpty && DataFrameOperators.contains(u.nameParts.last.toLowerCase(Locale.ROOT))) => None
+    case u: UnresolvedFunction
+        if SparkShims.isInternalCall(u) || !u.nameParts.last.exists(_.isLetterOrDigit) ||
+          (SqlText.span(u).isEmpty && DataFrameOperators.contains(
+            u.nameParts.last.toLowerCase(Locale.ROOT))) => None
     case u: UnresolvedFunction => Some((functionName(u.nameParts.last), 2))
     case UnresolvedWindowExpression(f, _) => figure(f)
     case WindowExpression(f, _) => figure(f)
@@ -84,14 +103,15 @@ object PostgresNames {
   /** Spark builds BETWEEN as a function call. */
   private def isOperatorSyntax(u: UnresolvedFunction): Boolean = SqlText.isInfix(u)
 
-  private val TypedLiteral = "(?is)\\s*(DATE|TIMESTAMP_NTZ|TIMESTAMP_LTZ|TIMESTAMP|INTERVAL)\\s*'.*".r
+  private val TypedLiteral =
+    "(?is)\\s*(DATE|TIMESTAMP_NTZ|TIMESTAMP_LTZ|TIMESTAMP|INTERVAL)\\s*'.*".r
 
   private def typedLiteral(l: Literal): Option[String] = SqlText.of(l).collect {
     case TypedLiteral(kind) => kind.toLowerCase(Locale.ROOT) match {
-      case "timestamp_ltz" => "timestamptz"
-      case "timestamp_ntz" => "timestamp"
-      case k => k
-    }
+        case "timestamp_ltz" => "timestamptz"
+        case "timestamp_ntz" => "timestamp"
+        case k => k
+      }
   }
 
   /** The type as written after `AS` or `::`, in PostgreSQL's internal spelling; from the data type

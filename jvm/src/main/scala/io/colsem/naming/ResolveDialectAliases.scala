@@ -2,12 +2,19 @@ package io.colsem.naming
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.analysis.{MultiAlias, ResolveWithCTE, UnresolvedAlias, UnresolvedAttribute}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Generator, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{
+  MultiAlias, ResolveWithCTE, UnresolvedAlias, UnresolvedAttribute
+}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Generator, Literal,
+  NamedExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, WithCTE}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
-import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, ATTRIBUTE_REFERENCE, UNRESOLVED_ALIAS}
+import org.apache.spark.sql.catalyst.trees.TreePattern.{
+  AGGREGATE, ATTRIBUTE_REFERENCE, UNRESOLVED_ALIAS
+}
 import org.apache.spark.sql.catalyst.util.{toPrettySQL, AUTO_GENERATED_ALIAS}
 import org.apache.spark.sql.types.MetadataBuilder
 
@@ -30,11 +37,11 @@ import io.colsem.shims.SparkShims
  * back one iteration), so the CTE's column has the call's nullability. The rule runs
  * ResolveWithCTE after naming such an item, so that the CTE reads the same:
  * {{{
- *   WithCTE                                        WithCTE
- *   :- CTERelationDef                              :- CTERelationDef
- *   :  +- Project [dialect(sqlfn(c1, c2))]   =>    :  +- Project [sqlfn(c1, c2) AS sqlfn#11]
- *   +- Project [*]                                 +- Project [*]
- *      +- CTERelationRef (unresolved)                 +- CTERelationRef [sqlfn#11 (the call's nullability)]
+ *   WithCTE                                    WithCTE
+ *   :- CTERelationDef                          :- CTERelationDef
+ *   :  +- Project [dialect(sqlfn(c1, c2))] =>  :  +- Project [sqlfn(c1, c2) AS sqlfn#11]
+ *   +- Project [*]                             +- Project [*]
+ *      +- CTERelationRef (unresolved)             +- CTERelationRef [sqlfn#11 (call's nullability)]
  * }}}
  */
 object ResolveDialectAliases extends Rule[LogicalPlan] {
@@ -45,8 +52,9 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     var namedSqlFunctionCall = false
     val renamed = mutable.HashMap[ExprId, String]()
     val named = plan.resolveOperatorsUpWithPruning(p =>
-        p.containsPattern(UNRESOLVED_ALIAS) || (renames && p.containsPattern(AGGREGATE))) {
-      case p @ Project(items, child) if child.resolved && items.exists(_.isInstanceOf[UnresolvedDialectAlias]) =>
+      p.containsPattern(UNRESOLVED_ALIAS) || (renames && p.containsPattern(AGGREGATE))) {
+      case p @ Project(items, child)
+          if child.resolved && items.exists(_.isInstanceOf[UnresolvedDialectAlias]) =>
         resolveList(items, ready(items)).map { list =>
           namedSqlFunctionCall ||= callsSqlFunction(items, list)
           p.copy(projectList = list)
@@ -54,8 +62,8 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
       case a: Aggregate if a.child.resolved && a.containsPattern(UNRESOLVED_ALIAS) =>
         val items = a.aggregateExpressions
         val list = if (!ready(items)) resolveList(items, all = false)
-          else if (groupsByPendingName(a)) withSparkNames(items)
-          else resolveList(items, all = true)
+        else if (groupsByPendingName(a)) withSparkNames(items)
+        else resolveList(items, all = true)
         list.map { l =>
           namedSqlFunctionCall ||= callsSqlFunction(items, l)
           a.copy(aggregateExpressions = l)
@@ -65,8 +73,9 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
         if (list.zip(a.aggregateExpressions).forall { case (n, i) => n eq i }) a
         else a.copy(aggregateExpressions = list)
     }
-    val out = if (renamed.isEmpty) named else named.transformAllExpressionsWithPruning(
-        _.containsPattern(ATTRIBUTE_REFERENCE)) {
+    val out = if (renamed.isEmpty) named
+    else named.transformAllExpressionsWithPruning(
+      _.containsPattern(ATTRIBUTE_REFERENCE)) {
       case r: AttributeReference if renamed.contains(r.exprId) => r.withName(renamed(r.exprId))
     }
     if (namedSqlFunctionCall && out.exists(_.isInstanceOf[WithCTE])) ResolveWithCTE(out) else out
@@ -92,18 +101,23 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   }
 
   /** An item [[withSparkNames]] named, with its dialect name (same id), recorded in `renamed`. */
-  private def withDialectName(item: NamedExpression, renamed: mutable.Map[ExprId, String]) = item match {
-    case a: Alias if a.getTagValue(DialectName).isDefined =>
-      val name = a.getTagValue(DialectName).get
-      renamed(a.exprId) = name
-      val alias = CurrentOrigin.withOrigin(a.origin)(
-        Alias(a.child, name)(a.exprId, a.qualifier, a.explicitMetadata, a.nonInheritableMetadataKeys))
-      alias.setTagValue(PlanTags.ImplicitName, ())
-      alias
-    case other => other
-  }
+  private def withDialectName(item: NamedExpression, renamed: mutable.Map[ExprId, String]) =
+    item match {
+      case a: Alias if a.getTagValue(DialectName).isDefined =>
+        val name = a.getTagValue(DialectName).get
+        renamed(a.exprId) = name
+        val alias = CurrentOrigin.withOrigin(a.origin)(
+          Alias(a.child, name)(
+            a.exprId,
+            a.qualifier,
+            a.explicitMetadata,
+            a.nonInheritableMetadataKeys))
+        alias.setTagValue(PlanTags.ImplicitName, ())
+        alias
+      case other => other
+    }
 
-  /** Marks an Alias named by Spark until the GROUP BY of its Aggregate resolves: the dialect's name. */
+  /** Marks an Alias Spark named until its Aggregate's GROUP BY resolves: the dialect's name. */
   private val DialectName: TreeNodeTag[String] = TreeNodeTag[String]("colsem.naming.dialectName")
 
   /** Whether an item named now (pending in `before`, named in `after`) calls a SQL function. */
@@ -116,7 +130,9 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
 
   /** Every pending item when `all`, else those whose name is Spark's own: as an Alias now, such an
    *  item is what Spark's later items and GROUP BY can name, as in vanilla Spark. */
-  private def resolveList(items: Seq[NamedExpression], all: Boolean): Option[Seq[NamedExpression]] = {
+  private def resolveList(
+      items: Seq[NamedExpression],
+      all: Boolean): Option[Seq[NamedExpression]] = {
     val resolved = items.map {
       case u: UnresolvedDialectAlias if all || namedAsSparkNames(u) => resolveItem(u)
       case other => other
@@ -125,8 +141,8 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   }
 
   /** Whether every item is resolved but the pending ones, whose expressions are. A generator's
-   *  MultiAlias or Alias counts as resolved once its generator is: Spark's ExtractGenerator gives it its
-   *  names only when every other item of the list is resolved; so does a pipe AGGREGATE's
+   *  MultiAlias or Alias counts as resolved once its generator is: Spark's ExtractGenerator gives
+   *  it its names only when every other item of the list is resolved; so does a pipe AGGREGATE's
    *  GROUP BY ordinal (inside an UnresolvedAlias on Spark 4.0 and 4.1). */
   private def ready(items: Seq[NamedExpression]): Boolean = items.forall {
     case u: UnresolvedDialectAlias => u.child.resolved
@@ -144,7 +160,8 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   /** The name Spark's ResolveAliases gives a resolved unaliased item. */
   private def sparkName(child: Expression): String = child match {
     case ne: NamedExpression => ne.name
-    case c: Cast if c.child.isInstanceOf[NamedExpression] => c.child.asInstanceOf[NamedExpression].name
+    case c: Cast if c.child.isInstanceOf[NamedExpression] =>
+      c.child.asInstanceOf[NamedExpression].name
     case e => toPrettySQL(e)
   }
 
@@ -174,7 +191,7 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
     case other => other
   }
 
-  /** The Alias ResolveAliases makes (`ResolveAliases.resolve` in Spark's Analyzer), named `name`. */
+  /** The Alias Spark's ResolveAliases makes (`ResolveAliases.resolve`), named `name`. */
   private def aliasOf(u: UnresolvedDialectAlias, name: String): Alias = u.child match {
     // A literal function or a variable: Spark's plain Alias (resolved below the top of the item,
     // it has lost its own).

@@ -43,7 +43,9 @@ object SqlText {
    * A SELECT item sits between SELECT/DISTINCT/`,` and `,`/FROM/end, so a `(` just before it and a
    * `)` just after it can only be its own parentheses.
    */
-  def ofItem(e: Expression): Option[String] = itemSpan(e).map { case (text, s, e1) => text.substring(s, e1 + 1) }
+  def ofItem(e: Expression): Option[String] = itemSpan(e).map { case (text, s, e1) =>
+    text.substring(s, e1 + 1)
+  }
 
   /** The span [[ofItem]] reads. */
   def itemSpan(e: Expression): Option[(String, Int, Int)] = fullSpan(e).map { case (text, s0, e0) =>
@@ -52,7 +54,8 @@ object SqlText {
     while (widening) {
       val before = skipBackward(text, start - 1)
       val after = skipForward(text, stop + 1)
-      if (before >= 0 && after < text.length && text.charAt(before) == '(' && text.charAt(after) == ')') {
+      if (before >= 0 && after < text.length && text.charAt(before) == '(' && text.charAt(
+            after) == ')') {
         start = before
         stop = after
       } else {
@@ -72,11 +75,13 @@ object SqlText {
     var (opened, closed) = unmatched(text, s, e)
     while (closed > 0) {
       val before = skipBackward(text, start - 1)
-      if (before >= 0 && text.charAt(before) == '(') { start = before; closed -= 1 } else closed = 0
+      if (before >= 0 && text.charAt(before) == '(') { start = before; closed -= 1 }
+      else closed = 0
     }
     while (opened > 0) {
       val after = skipForward(text, stop + 1)
-      if (after < text.length && text.charAt(after) == ')') { stop = after; opened -= 1 } else opened = 0
+      if (after < text.length && text.charAt(after) == ')') { stop = after; opened -= 1 }
+      else opened = 0
     }
     (start, stop)
   }
@@ -162,7 +167,8 @@ object SqlText {
 
   /**
    * The text between two sibling expressions (an infix operator as written), with comments and the
-   * operands' own parentheses dropped and white space collapsed; None without text or when the operands are not in order.
+   * operands' own parentheses dropped and white space collapsed; None without text or when the
+   * operands are not in order.
    */
   def between(left: Expression, right: Expression): Option[String] =
     for {
@@ -170,7 +176,9 @@ object SqlText {
       (rightText, rightStart, _) <- span(right)
       if (rightText eq text) || rightText == text
       if leftStop < rightStart
-    } yield collapse(withoutComments(text.substring(leftStop + 1, rightStart)).replaceAll("[()]", " "))
+    } yield collapse(withoutComments(text.substring(leftStop + 1, rightStart)).replaceAll(
+      "[()]",
+      " "))
 
   /** Whether a function node came from operator syntax (`x BETWEEN a AND b`): an operand starts
    *  before the node's own position. */

@@ -1,7 +1,9 @@
 package io.colsem.naming
 
 import org.apache.spark.sql.catalyst.analysis.UnresolvedException
-import org.apache.spark.sql.catalyst.expressions.{Attribute, ExprId, Expression, NamedExpression, UnaryExpression, Unevaluable}
+import org.apache.spark.sql.catalyst.expressions.{
+  Attribute, ExprId, Expression, NamedExpression, UnaryExpression, Unevaluable
+}
 import org.apache.spark.sql.catalyst.trees.TreePattern.{TreePattern, UNRESOLVED_ALIAS}
 import org.apache.spark.sql.types.DataType
 
@@ -23,7 +25,7 @@ import io.colsem.PendingItemName
  * UnresolvedAlias by class and leave this node alone.
  */
 case class UnresolvedDialectAlias(child: Expression, name: String, bareName: Boolean)
-    extends UnaryExpression with PendingItemName with Unevaluable {
+  extends UnaryExpression with PendingItemName with Unevaluable {
 
   override lazy val resolved: Boolean = false
   override def dataType: DataType = throw new UnresolvedException("dataType")

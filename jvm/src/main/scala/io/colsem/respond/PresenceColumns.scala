@@ -2,7 +2,10 @@ package io.colsem.respond
 
 import scala.collection.mutable
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, ArrayContains, Attribute, AttributeReference, Cast, Coalesce, ExprId, Expression, GetMapValue, Literal, MapKeys, NamedExpression, RuntimeReplaceable}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, ArrayContains, Attribute, AttributeReference, Cast, Coalesce, ExprId, Expression,
+  GetMapValue, Literal, MapKeys, NamedExpression, RuntimeReplaceable
+}
 import org.apache.spark.sql.catalyst.expressions.ElementAt
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.types.{BooleanType, MapType}
@@ -81,6 +84,7 @@ object PresenceColumns {
    * an output attribute of `plan`, the attribute of the rewritten plan holding its present flag.
    */
   private final class Rewrite {
+
     /** For each CTE whose definition got flags: its original width and the ordinals with flags. */
     private val cteFlags = mutable.Map.empty[Long, (Int, Seq[Int])]
 
@@ -107,11 +111,13 @@ object PresenceColumns {
               }
           }
         }
-        val extra = passed.toSeq.filterNot(a => projectList.exists(_.exprId == a.exprId)) ++ added.result()
-        if (extra.isEmpty) (p, Map.empty) else (Project(projectList ++ extra, newChild), presence.result())
+        val extra =
+          passed.toSeq.filterNot(a => projectList.exists(_.exprId == a.exprId)) ++ added.result()
+        if (extra.isEmpty) (p, Map.empty)
+        else (Project(projectList ++ extra, newChild), presence.result())
       case _: Filter | _: Sort | _: GlobalLimit | _: LocalLimit | _: Offset | _: Tail |
-           _: SubqueryAlias | _: View | _: Window | _: Generate | _: Join | _: Sample |
-           _: Repartition | _: RepartitionByExpression | _: ResolvedHint =>
+          _: SubqueryAlias | _: View | _: Window | _: Generate | _: Join | _: Sample |
+          _: Repartition | _: RepartitionByExpression | _: ResolvedHint =>
         val rewrittenChildren = plan.children.map(rewrite)
         val below = rewrittenChildren.flatMap(_._2).toMap
         if (below.isEmpty) return (plan, Map.empty)
@@ -126,13 +132,16 @@ object PresenceColumns {
       case WithCTE(main, definitions) =>
         // Definitions come before their uses (a later one may read an earlier one).
         val newDefinitions = definitions.map { d =>
-          if (SparkShims.isRecursive(d)) d else {
+          if (SparkShims.isRecursive(d)) d
+          else {
             val (newChild, presence) = rewrite(d.child)
             val original = d.child.output
             val tracked = original.indices.filter(i => presence.contains(original(i).exprId))
-            if (tracked.isEmpty) d else {
+            if (tracked.isEmpty) d
+            else {
               cteFlags(d.id) = (original.size, tracked)
-              d.copy(child = appendFlags(original, newChild, tracked, i => presence(original(i).exprId)))
+              d.copy(child =
+                appendFlags(original, newChild, tracked, i => presence(original(i).exprId)))
             }
           }
         }
@@ -169,7 +178,9 @@ object PresenceColumns {
     private def widened(ref: CTERelationRef): (LogicalPlan, Map[ExprId, Attribute]) = {
       val tracked = cteFlags(ref.cteId)._2
       val added = tracked.map(i => AttributeReference(s"$ColumnPrefix$i", BooleanType)())
-      val presence = tracked.zip(added).map { case (i, a) => ref.output(i).exprId -> (a: Attribute) }
+      val presence = tracked.zip(added).map { case (i, a) =>
+        ref.output(i).exprId -> (a: Attribute)
+      }
       (ref.copy(output = ref.output ++ added), presence.toMap)
     }
   }

@@ -1,6 +1,8 @@
 package io.colsem.respond
 
-import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Expression, FunctionTableSubqueryArgumentExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, SubqueryAlias}
 
 import io.colsem.{ColsemErrors, TableFunctions}
@@ -40,11 +42,15 @@ import io.colsem.shims.SparkShims
 object PresenceTableFunction {
   val Name = "colsem_with_presence"
 
-  val description: TableFunctions.Description = TableFunctions.describe(this, Name,
+  val description: TableFunctions.Description = TableFunctions.describe(
+    this,
+    Name,
     "(TABLE(query)) - The rows of the query with, after its columns, a boolean " +
       s"${PresenceColumns.ColumnPrefix}<i> for each column i whose value is a MAP or VARIANT " +
-      "lookup: false where the key or path is absent (MISSING), true where present (a value or NULL).",
-    s"SELECT * FROM $Name(TABLE(SELECT m['age'] AS age FROM docs));")(args => withPresence(queryOf(args)))
+      "lookup: false where the key or path is absent (MISSING), true where present " +
+      "(a value or NULL).",
+    s"SELECT * FROM $Name(TABLE(SELECT m['age'] AS age FROM docs));")(args =>
+    withPresence(queryOf(args)))
 
   private def queryOf(args: Seq[Expression]): LogicalPlan = args match {
     case Seq(t: FunctionTableSubqueryArgumentExpression)

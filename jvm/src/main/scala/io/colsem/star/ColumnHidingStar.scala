@@ -20,7 +20,10 @@ import io.colsem.shims.DelegatingStar
  *   +- Relation t [id#1, v#2, _ingest_ts#3]  =>  ...  =>  Project [id#1, v#2]
  * }}}
  */
-case class ColumnHidingStar(star: Star, exclusion: StarExclusion, hidden: Option[Set[ExprId]] = None)
+case class ColumnHidingStar(
+    star: Star,
+    exclusion: StarExclusion,
+    hidden: Option[Set[ExprId]] = None)
   extends DelegatingStar {
 
   override def expansion(wrapped: => Seq[NamedExpression]): Seq[NamedExpression] = hidden match {

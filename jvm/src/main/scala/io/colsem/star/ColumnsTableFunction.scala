@@ -18,7 +18,9 @@ import io.colsem.{ColsemErrors, TableFunctions}
 object ColumnsTableFunction {
   val Name = "colsem_columns"
 
-  val description: TableFunctions.Description = TableFunctions.describe(this, Name,
+  val description: TableFunctions.Description = TableFunctions.describe(
+    this,
+    Name,
     "(name) - One row per column of the table or view `name`: position, name, type, " +
       "hidden (whether SELECT * leaves it out in this session), reasons.",
     s"SELECT * FROM $Name('events');")(args => plan(tableName(args), SparkSession.active))
@@ -32,20 +34,28 @@ object ColumnsTableFunction {
   private def plan(name: String, session: SparkSession): LogicalPlan = {
     val conf = SQLConf.get
     val exclusion = StarExclusion.current(conf)
-    val source = ColumnSource.of(HiddenColumns.underAliases(session.table(name).queryExecution.analyzed))
-      .getOrElse(throw ColsemErrors.columnsArguments(1))
-    val rows = source.markers(StarExclusion.configuredPattern(conf), conf.resolver).zipWithIndex.map {
-      case ((column, markers), i) =>
-        val reasons = markers.map(m => s"${m.reason} (${m.strategy}${if (exclusion.isOn(m.strategy)) "" else ", off"})")
-        InternalRow(i + 1, UTF8String.fromString(column.name),
-          UTF8String.fromString(column.dataType.sql), exclusion.hides(markers),
-          if (reasons.isEmpty) null else UTF8String.fromString(reasons.mkString("; ")))
-    }
-    LocalRelation(Seq(
-      AttributeReference("position", IntegerType, nullable = false)(),
-      AttributeReference("name", StringType, nullable = false)(),
-      AttributeReference("type", StringType, nullable = false)(),
-      AttributeReference("hidden", BooleanType, nullable = false)(),
-      AttributeReference("reasons", StringType, nullable = true)()), rows)
+    val source =
+      ColumnSource.of(HiddenColumns.underAliases(session.table(name).queryExecution.analyzed))
+        .getOrElse(throw ColsemErrors.columnsArguments(1))
+    val rows =
+      source.markers(StarExclusion.configuredPattern(conf), conf.resolver).zipWithIndex.map {
+        case ((column, markers), i) =>
+          val reasons = markers.map(m =>
+            s"${m.reason} (${m.strategy}${if (exclusion.isOn(m.strategy)) "" else ", off"})")
+          InternalRow(
+            i + 1,
+            UTF8String.fromString(column.name),
+            UTF8String.fromString(column.dataType.sql),
+            exclusion.hides(markers),
+            if (reasons.isEmpty) null else UTF8String.fromString(reasons.mkString("; ")))
+      }
+    LocalRelation(
+      Seq(
+        AttributeReference("position", IntegerType, nullable = false)(),
+        AttributeReference("name", StringType, nullable = false)(),
+        AttributeReference("type", StringType, nullable = false)(),
+        AttributeReference("hidden", BooleanType, nullable = false)(),
+        AttributeReference("reasons", StringType, nullable = true)()),
+      rows)
   }
 }

@@ -5,7 +5,9 @@ import java.util.Locale
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.catalog.{CatalogTable, HiveTableRelation}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Coalesce, ExprId, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, Coalesce, ExprId, NamedExpression
+}
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.execution.datasources.{FileFormat, HadoopFsRelation, LogicalRelation}
@@ -42,16 +44,25 @@ final case class ColumnSource(
     val listedKeys = known.map(key).toSet
     if (unknown.nonEmpty) {
       throw ColsemErrors.unknownHiddenColumns(
-        kind, name.getOrElse("?"), unknown, known, output.map(_.name), origin)
+        kind,
+        name.getOrElse("?"),
+        unknown,
+        known,
+        output.map(_.name),
+        origin)
     }
     val pattern = configuredPattern.map(java.util.regex.Pattern.compile)
     output.map { a =>
       val byProperty = listedKeys.contains(key(a.name)).option(
-        HidingMarker(StarExclusion.Tagged, s"${kind.toLowerCase(Locale.ROOT)} property ${HiddenColumns.PropertyKey}"))
+        HidingMarker(
+          StarExclusion.Tagged,
+          s"${kind.toLowerCase(Locale.ROOT)} property ${HiddenColumns.PropertyKey}"))
       val byMetadata = HiddenColumns.taggedByMetadata(a).option(
         HidingMarker(StarExclusion.Tagged, s"field metadata ${HiddenColumns.MetadataKey}"))
       val byPattern = pattern.filter(_.matcher(a.name).matches()).map(p =>
-        HidingMarker(StarExclusion.PatternStrategy, s"name matches spark.colsem.star.excludePattern '${p.pattern}'"))
+        HidingMarker(
+          StarExclusion.PatternStrategy,
+          s"name matches spark.colsem.star.excludePattern '${p.pattern}'"))
       a -> (byProperty ++ byMetadata ++ byPattern).toSeq
     }
   }
@@ -67,12 +78,19 @@ object ColumnSource {
    *  explicitly by the CTE's query. */
   def of(plan: LogicalPlan): Option[ColumnSource] = plan match {
     case v: View =>
-      Some(ColumnSource("VIEW", Some(v.desc.identifier.unquotedString), v.output,
+      Some(ColumnSource(
+        "VIEW",
+        Some(v.desc.identifier.unquotedString),
+        v.output,
         v.desc.properties.get(HiddenColumns.PropertyKey)))
-    case r: LogicalRelation => Some(r.catalogTable.map(table(_, r.output)).getOrElse(tableAtPath(r)))
+    case r: LogicalRelation =>
+      Some(r.catalogTable.map(table(_, r.output)).getOrElse(tableAtPath(r)))
     case r: HiveTableRelation => Some(table(r.tableMeta, r.output))
     case r: DataSourceV2Relation =>
-      Some(ColumnSource("TABLE", Some(r.table.name()), r.output,
+      Some(ColumnSource(
+        "TABLE",
+        Some(r.table.name()),
+        r.output,
         Option(r.table.properties().get(HiddenColumns.PropertyKey))))
     case _: CTERelationRef => None
     case leaf: LeafNode => Some(ColumnSource("DATAFRAME", None, leaf.output, None))
@@ -80,7 +98,10 @@ object ColumnSource {
   }
 
   private def table(t: CatalogTable, output: Seq[Attribute]): ColumnSource =
-    ColumnSource("TABLE", Some(t.identifier.unquotedString), output,
+    ColumnSource(
+      "TABLE",
+      Some(t.identifier.unquotedString),
+      output,
       t.properties.get(HiddenColumns.PropertyKey).orElse(formatProperty(t)))
 
   /**
@@ -96,22 +117,28 @@ object ColumnSource {
   private def tableAtPath(r: LogicalRelation): ColumnSource = {
     val dataFrame = ColumnSource("DATAFRAME", None, r.output, None)
     r.relation match {
-      case fs: HadoopFsRelation if !isSparkFileFormat(fs.fileFormat) && fs.location.rootPaths.size == 1 =>
+      case fs: HadoopFsRelation
+          if !isSparkFileFormat(fs.fileFormat) && fs.location.rootPaths.size == 1 =>
         val session = SparkSession.active
-        SessionCatalogTables.pathIdentifier(session, fs.location.rootPaths.head).map { case (namespace, path) =>
-          ColumnSource("TABLE", Some(s"${namespace.mkString(".")}.`$path`"), r.output,
-            SessionCatalogTables.property(session, namespace, path, HiddenColumns.PropertyKey))
+        SessionCatalogTables.pathIdentifier(session, fs.location.rootPaths.head).map {
+          case (namespace, path) =>
+            ColumnSource(
+              "TABLE",
+              Some(s"${namespace.mkString(".")}.`$path`"),
+              r.output,
+              SessionCatalogTables.property(session, namespace, path, HiddenColumns.PropertyKey))
         }.getOrElse(dataFrame)
       case _ => dataFrame
     }
   }
 
-  /** Spark's own file formats (parquet, orc, csv, ...): their folders are never a format's table. */
+  /** Spark's file formats (parquet, orc, csv, ...): their folders are never a format's table. */
   private def isSparkFileFormat(format: FileFormat): Boolean =
     format.getClass.getName.startsWith("org.apache.spark.sql.execution.datasources.")
 
   /** Spark's own file sources keep table properties in the catalog entry. */
-  private val CatalogKeepsProperties = Set("parquet", "orc", "csv", "json", "text", "avro", "binaryfile", "hive")
+  private val CatalogKeepsProperties =
+    Set("parquet", "orc", "csv", "json", "text", "avro", "binaryfile", "hive")
 
   /**
    * A format that keeps its table properties itself (Delta, in its transaction log) reads as a
@@ -123,15 +150,22 @@ object ColumnSource {
    * }}}
    */
   private def formatProperty(t: CatalogTable): Option[String] =
-    t.provider.map(_.toLowerCase(Locale.ROOT)).filterNot(CatalogKeepsProperties.contains).flatMap { _ =>
-      SessionCatalogTables.property(SparkSession.active, t.identifier.database.toSeq, t.identifier.table,
-        HiddenColumns.PropertyKey)
+    t.provider.map(_.toLowerCase(Locale.ROOT)).filterNot(CatalogKeepsProperties.contains).flatMap {
+      _ =>
+        SessionCatalogTables.property(
+          SparkSession.active,
+          t.identifier.database.toSeq,
+          t.identifier.table,
+          HiddenColumns.PropertyKey)
     }
 }
 
 /** A write's target (`tableName`), its hidden `columns` the data written lacks, and the columns of
  *  the target it does provide, in table order. */
-final case class HiddenColumnsNotProvided(tableName: String, columns: Seq[String], providedColumns: Seq[String])
+final case class HiddenColumnsNotProvided(
+    tableName: String,
+    columns: Seq[String],
+    providedColumns: Seq[String])
 
 /**
  * Which columns of a star's input `*` leaves out. As in Flink, only columns that come straight
@@ -162,7 +196,8 @@ object HiddenColumns {
       }.toSet
 
     def walk(plan: LogicalPlan): Option[Set[ExprId]] = plan match {
-      case SubqueryAlias(_, child) => Some(if (isSource(child)) walk(child).getOrElse(Set.empty) else Set.empty)
+      case SubqueryAlias(_, child) =>
+        Some(if (isSource(child)) walk(child).getOrElse(Set.empty) else Set.empty)
       case j: Join => Some(walk(j.left).getOrElse(Set.empty) ++ walk(j.right).getOrElse(Set.empty))
       case j: LateralJoin => Some(walk(j.left).getOrElse(Set.empty))
       case g: Generate => Some(walk(g.child).getOrElse(Set.empty))
@@ -201,17 +236,22 @@ object HiddenColumns {
       }
       val unprovided = hidden.filterNot(h => provided.exists(resolver(_, h)))
       if (unprovided.isEmpty) None
-      else Some(HiddenColumnsNotProvided(source.name.getOrElse("?"), unprovided,
+      else Some(HiddenColumnsNotProvided(
+        source.name.getOrElse("?"),
+        unprovided,
         source.output.map(_.name).filter(c => provided.exists(resolver(_, c)))))
     }
 
   /** Names listed by a `colsem.hidden_columns` value: comma-separated, optionally back-quoted. */
   def listedNames(property: Option[String]): Seq[String] =
-    property.toSeq.flatMap(_.split(",")).map(_.trim.stripPrefix("`").stripSuffix("`").trim).filter(_.nonEmpty)
+    property.toSeq.flatMap(_.split(",")).map(_.trim.stripPrefix("`").stripSuffix("`").trim)
+      .filter(_.nonEmpty)
 
   def taggedByMetadata(a: Attribute): Boolean =
-    a.metadata.contains(MetadataKey) && (scala.util.Try(a.metadata.getBoolean(MetadataKey)).getOrElse(false) ||
-      scala.util.Try(a.metadata.getString(MetadataKey)).toOption.exists(_.trim.equalsIgnoreCase("true")))
+    a.metadata.contains(MetadataKey) &&
+      (scala.util.Try(a.metadata.getBoolean(MetadataKey)).getOrElse(false) ||
+        scala.util.Try(a.metadata.getString(MetadataKey)).toOption
+          .exists(_.trim.equalsIgnoreCase("true")))
 
   /** A table, view or DataFrame leaf under any number of aliases (`FROM t AS x`), as opposed to a
    *  subquery or CTE. */
@@ -223,8 +263,8 @@ object HiddenColumns {
   /** Operators that pass their child's columns on unchanged. */
   private def keepsColumns(plan: UnaryNode): Boolean = plan match {
     case _: Filter | _: Sort | _: Sample | _: Distinct | _: Deduplicate | _: GlobalLimit |
-         _: LocalLimit | _: Offset | _: Tail | _: ResolvedHint | _: Repartition |
-         _: RepartitionByExpression => true
+        _: LocalLimit | _: Offset | _: Tail | _: ResolvedHint | _: Repartition |
+        _: RepartitionByExpression => true
     case _ => false
   }
 
@@ -235,9 +275,9 @@ object HiddenColumns {
     p.projectList.forall {
       case a: Attribute => joinOutput.contains(a)
       case Alias(Coalesce(args), _) => args.forall {
-        case a: Attribute => joinOutput.contains(a)
-        case _ => false
-      }
+          case a: Attribute => joinOutput.contains(a)
+          case _ => false
+        }
       case _ => false
     }
   }

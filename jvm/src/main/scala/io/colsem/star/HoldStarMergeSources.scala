@@ -1,19 +1,21 @@
 package io.colsem.star
 
-import org.apache.spark.sql.catalyst.plans.logical.{InsertStarAction, LogicalPlan, MergeIntoTable, UpdateStarAction}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  InsertStarAction, LogicalPlan, MergeIntoTable, UpdateStarAction
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
 
 /**
- * Hints-batch rule (Spark 4; on 3.5 applied to the parsed statement) for data safety. `UPDATE SET *`
- * and `INSERT *` set every column of a MERGE's target from the source column of the same name.
- * A source that went through a `*` (`USING (SELECT * FROM t)`, a view, `df.select("*")`) lacks the
- * hidden columns, and the actions are expanded in the very pass that resolves the source, before
- * any extension rule runs: Spark's ResolveReferences then fails on the missing column, Delta's
- * DeltaAnalysis turns the MERGE into its own command and fails (both say nothing of `*`), and with
- * schema evolution both fill the column with NULL. So while columns are hidden, the source of such
- * a MERGE is held back until [[ProtectHiddenColumnsOnMerge]] has checked it:
+ * Hints-batch rule (Spark 4; on 3.5 applied to the parsed statement) for data safety.
+ * `UPDATE SET *` and `INSERT *` set every column of a MERGE's target from the source column of the
+ * same name. A source that went through a `*` (`USING (SELECT * FROM t)`, a view, `df.select("*")`)
+ * lacks the hidden columns, and the actions are expanded in the very pass that resolves the source,
+ * before any extension rule runs: Spark's ResolveReferences then fails on the missing column,
+ * Delta's DeltaAnalysis turns the MERGE into its own command and fails (both say nothing of `*`),
+ * and with schema evolution both fill the column with NULL. So while columns are hidden, the source
+ * of such a MERGE is held back until [[ProtectHiddenColumnsOnMerge]] has checked it:
  *
  * {{{
  *   MergeIntoTable [UPDATE SET *, INSERT *]     ==>  MergeIntoTable [UPDATE SET *, INSERT *]
@@ -31,7 +33,8 @@ object HoldStarMergeSources extends Rule[LogicalPlan] {
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!plan.containsPattern(COMMAND) || StarExclusion.read(conf).isEmpty) plan
     else plan.resolveOperatorsWithPruning(_.containsPattern(COMMAND)) {
-      case m: MergeIntoTable if starActions(m).nonEmpty && !m.sourceTable.isInstanceOf[UncheckedMergeSource] =>
+      case m: MergeIntoTable
+          if starActions(m).nonEmpty && !m.sourceTable.isInstanceOf[UncheckedMergeSource] =>
         markStatementSource(m)
         m.copy(sourceTable = UncheckedMergeSource(m.sourceTable))
       case m: MergeIntoTable =>
@@ -39,8 +42,8 @@ object HoldStarMergeSources extends Rule[LogicalPlan] {
         m
     }
 
-  /** Marks the nodes of a MERGE statement's source (SQL, `df.mergeInto`): the format's command
-   *  it becomes is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]].
+  /** Marks the nodes of a MERGE statement's source (SQL, `df.mergeInto`): the format's command it
+   *  becomes is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]].
    *  Rules that replace a node copy its tags. */
   val StatementSource: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.star.mergeStatementSource")
 

@@ -2,7 +2,9 @@ package io.colsem.star
 
 import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedStar}
 import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, InsertIntoStatement, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate, InsertIntoStatement, LogicalPlan, Project
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
@@ -50,12 +52,14 @@ object MarkColumnHidingStars extends Rule[LogicalPlan] {
 
   private def wrap(item: NamedExpression, exclusion: StarExclusion): NamedExpression = item match {
     // The star's position stays on the wrapper, for Spark's errors that point at it.
-    case s: Star if isPlainStar(s) => CurrentOrigin.withOrigin(s.origin)(ColumnHidingStar(s, exclusion))
+    case s: Star if isPlainStar(s) =>
+      CurrentOrigin.withOrigin(s.origin)(ColumnHidingStar(s, exclusion))
     case u @ UnresolvedAlias(s: Star, _) if isPlainStar(s) =>
       u.copy(child = CurrentOrigin.withOrigin(s.origin)(ColumnHidingStar(s, exclusion)))
     case other => other
   }
 
   /** An INSERT anywhere in the statement (CTEs before it included): its stars stay vanilla. */
-  private def writesRows(plan: LogicalPlan): Boolean = plan.exists(_.isInstanceOf[InsertIntoStatement])
+  private def writesRows(plan: LogicalPlan): Boolean =
+    plan.exists(_.isInstanceOf[InsertIntoStatement])
 }

@@ -16,8 +16,10 @@ import io.colsem.ColsemErrors
  * NULL in every inserted row:
  *
  * {{{
- *   MergeIntoCommand (Delta)                    source: Project [id, msg]    <- df.select("*"), _ts hidden
- *     insert: id = source.id, msg = source.msg, _ts = NULL       target: Relation t [id, msg, _ts]
+ *   MergeIntoCommand (Delta)
+ *     insert: id = source.id, msg = source.msg, _ts = NULL
+ *     source: Project [id, msg]    <- df.select("*"), _ts hidden
+ *     target: Relation t [id, msg, _ts]
  * }}}
  *
  * Such a command fails with COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN before it runs. The command no longer
@@ -46,10 +48,15 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
     val leftOutByStar = source.collect {
       case p => p.getTagValue(ResolveColumnHidingStars.LeftOut).getOrElse(Nil)
     }.flatten
-    HiddenColumns.notProvided(HiddenColumns.underAliases(target), source.output.map(_.name), exclusion, resolver)
+    HiddenColumns.notProvided(
+      HiddenColumns.underAliases(target),
+      source.output.map(_.name),
+      exclusion,
+      resolver)
       .foreach { missing =>
-        val lost = missing.columns.filter(c => leftOutByStar.exists(resolver(_, c)) &&
-          insertClauses(command).exists(fillsWithNull(_, c, resolver)))
+        val lost = missing.columns.filter(c =>
+          leftOutByStar.exists(resolver(_, c)) &&
+            insertClauses(command).exists(fillsWithNull(_, c, resolver)))
         if (lost.nonEmpty) {
           throw ColsemErrors.hiddenColumnsNotWrittenByDeltaMerge(missing.tableName, lost)
         }
@@ -63,7 +70,10 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
 
   /** Whether an insert clause sets `column` to a constant NULL (how Delta fills a column the
    *  source lacks), or does not set it at all. */
-  private def fillsWithNull(clause: Expression, column: String, resolver: (String, String) => Boolean): Boolean = {
+  private def fillsWithNull(
+      clause: Expression,
+      column: String,
+      resolver: (String, String) => Boolean): Boolean = {
     val actions = clause.children.filter(_.getClass.getSimpleName == "DeltaMergeAction")
     val forColumn = actions.filter(_.productIterator.collectFirst { case parts: Seq[_] => parts }
       .exists(parts => parts.size == 1 && resolver(parts.head.toString, column)))
@@ -75,5 +85,6 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
     case other => other
   }
 
-  private def isNullConstant(e: Expression): Boolean = e.foldable && Try(e.eval()).toOption.contains(null)
+  private def isNullConstant(e: Expression): Boolean =
+    e.foldable && Try(e.eval()).toOption.contains(null)
 }

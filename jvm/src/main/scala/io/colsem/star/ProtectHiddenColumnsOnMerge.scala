@@ -21,7 +21,7 @@ import io.colsem.ColsemErrors
  *         +- Project [id, msg, _ts]                    +- RelationV2 t
  *            +- RelationV2 t
  *
- *   (with `USING (SELECT * FROM t)`, the source's Project is [id, msg]: the MERGE fails, naming _ts)
+ *   (with `USING (SELECT * FROM t)` the source's Project is [id, msg]: the MERGE fails, naming _ts)
  * }}}
  *
  * The source is put back whatever the settings, so no held source outlives analysis.
@@ -43,11 +43,19 @@ object ProtectHiddenColumnsOnMerge extends Rule[LogicalPlan] {
   }
 
   private def check(m: MergeIntoTable, source: LogicalPlan, exclusion: StarExclusion): Unit =
-    HiddenColumns.notProvided(HiddenColumns.underAliases(m.targetTable), source.output.map(_.name), exclusion, conf.resolver)
+    HiddenColumns.notProvided(
+      HiddenColumns.underAliases(m.targetTable),
+      source.output.map(_.name),
+      exclusion,
+      conf.resolver)
       .foreach { missing =>
         throw ColsemErrors.hiddenColumnsNotWrittenByMerge(
-          "MERGE " + HoldStarMergeSources.starActions(m).mkString(" and "), missing.tableName,
-          missing.columns, missing.providedColumns, sourceAlias(source), source.origin)
+          "MERGE " + HoldStarMergeSources.starActions(m).mkString(" and "),
+          missing.tableName,
+          missing.columns,
+          missing.providedColumns,
+          sourceAlias(source),
+          source.origin)
       }
 
   private def sourceAlias(source: LogicalPlan): Option[String] = source match {

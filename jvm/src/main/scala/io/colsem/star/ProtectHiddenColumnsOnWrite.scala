@@ -1,7 +1,9 @@
 package io.colsem.star
 
 import org.apache.spark.sql.{SaveMode, SparkSession}
-import org.apache.spark.sql.catalyst.plans.logical.{InsertIntoStatement, LogicalPlan, V2WriteCommand}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  InsertIntoStatement, LogicalPlan, V2WriteCommand
+}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.execution.colsem.SessionCatalogTables
@@ -35,11 +37,16 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
       case Some(exclusion) =>
         // Only while columns are hidden: one walk over the operators, no expressions.
         plan.foreach {
-          case i: InsertIntoStatement if i.byName && i.userSpecifiedCols.isEmpty &&
-              i.table.resolved && i.query.resolved =>
+          case i: InsertIntoStatement
+              if i.byName && i.userSpecifiedCols.isEmpty &&
+                i.table.resolved && i.query.resolved =>
             // A static partition value (PARTITION (p = 'x')) provides its column too.
-            check("INSERT BY NAME", HiddenColumns.underAliases(i.table), i.query.output.map(_.name) ++ i.partitionSpec.keys,
-              exclusion, i.query.origin)
+            check(
+              "INSERT BY NAME",
+              HiddenColumns.underAliases(i.table),
+              i.query.output.map(_.name) ++ i.partitionSpec.keys,
+              exclusion,
+              i.query.origin)
           case w: V2WriteCommand if w.table.resolved && w.query.resolved =>
             MarkWrittenQueries.writtenQuery(w).foreach { query =>
               val target = HiddenColumns.underAliases(w.table)
@@ -48,19 +55,33 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
                 else target.output.take(query.output.size).map(_.name)
               check("A DataFrame write", target, provided, exclusion, query.origin)
             }
-          case s: SaveIntoDataSourceCommand if s.mode == SaveMode.Append || s.mode == SaveMode.Overwrite =>
+          case s: SaveIntoDataSourceCommand
+              if s.mode == SaveMode.Append || s.mode == SaveMode.Overwrite =>
             formatTableAtPath(s).foreach(target =>
-              check("A DataFrame save to a path", target, s.query.output.map(_.name), exclusion, s.query.origin))
+              check(
+                "A DataFrame save to a path",
+                target,
+                s.query.output.map(_.name),
+                exclusion,
+                s.query.origin))
           case _ =>
         }
         plan
     }
 
   private def check(
-      write: String, target: LogicalPlan, provided: Seq[String], exclusion: StarExclusion, origin: Origin): Unit =
+      write: String,
+      target: LogicalPlan,
+      provided: Seq[String],
+      exclusion: StarExclusion,
+      origin: Origin): Unit =
     HiddenColumns.notProvided(target, provided, exclusion, conf.resolver).foreach { missing =>
       throw ColsemErrors.hiddenColumnsNotWritten(
-        write, missing.tableName, missing.columns, missing.providedColumns, origin)
+        write,
+        missing.tableName,
+        missing.columns,
+        missing.providedColumns,
+        origin)
     }
 
   /** The table a format's path write goes to, as the session catalog reads `format.`path``

@@ -54,7 +54,8 @@ object ResolveColumnHidingStars extends Rule[LogicalPlan] {
     val ids = Some(HiddenColumns.hiddenIds(input, star.exclusion, conf.resolver, Some(star.origin)))
     items.map {
       case s: ColumnHidingStar if s.hidden.isEmpty => s.copy(hidden = ids)
-      case u @ UnresolvedAlias(s: ColumnHidingStar, _) if s.hidden.isEmpty => u.copy(child = s.copy(hidden = ids))
+      case u @ UnresolvedAlias(s: ColumnHidingStar, _) if s.hidden.isEmpty =>
+        u.copy(child = s.copy(hidden = ids))
       case other => other
     }
   }

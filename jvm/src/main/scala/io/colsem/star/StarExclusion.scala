@@ -13,6 +13,7 @@ final case class StarExclusion(
     tagged: Boolean,
     patternText: Option[String],
     patternMissing: Boolean = false) {
+
   /** Whether a column with these markers is left out of `*`. */
   def hides(markers: Seq[HidingMarker]): Boolean = markers.exists(m => isOn(m.strategy))
 
@@ -38,7 +39,9 @@ object StarExclusion {
       if (strategies.isEmpty) None
       else {
         val pattern = if (strategies.contains(PatternStrategy)) configuredPattern(conf) else None
-        Some(StarExclusion(strategies.contains(Tagged), pattern,
+        Some(StarExclusion(
+          strategies.contains(Tagged),
+          pattern,
           patternMissing = strategies.contains(PatternStrategy) && pattern.isEmpty))
       }
     }

@@ -5,23 +5,28 @@ import org.scalatest.funsuite.AnyFunSuite
 
 class SchemasSuite extends AnyFunSuite {
 
-  private def f(name: String, t: DataType, nullable: Boolean = true) = PhysicalField(name, t, nullable)
+  private def f(name: String, t: DataType, nullable: Boolean = true) =
+    PhysicalField(name, t, nullable)
 
   private val before = Seq(f("id", LongType, nullable = false), f("name", StringType))
 
   test("the same schema, or one with tighter nullability, is kept exactly") {
     assert(Schemas.exactProblem(before, before) === None)
-    assert(Schemas.exactProblem(before, Seq(f("id", LongType, nullable = false),
-      f("name", StringType, nullable = false))) === None)
+    assert(Schemas.exactProblem(
+      before,
+      Seq(f("id", LongType, nullable = false), f("name", StringType, nullable = false))) === None)
   }
 
   test("widened nullability is a change, at the top level and nested") {
     assert(Schemas.exactProblem(before, Seq(f("id", LongType), f("name", StringType))) ===
       Some("`id` became nullable (it was NOT NULL)"))
     val strict = Seq(f("tags", ArrayType(StringType, containsNull = false)))
-    assert(Schemas.exactProblem(strict, Seq(f("tags", ArrayType(StringType, containsNull = true)))) ===
+    assert(Schemas.exactProblem(
+      strict,
+      Seq(f("tags", ArrayType(StringType, containsNull = true)))) ===
       Some("`tags` became nullable inside its type (ARRAY<STRING> to ARRAY<STRING>)"))
-    assert(Schemas.exactProblem(Seq(f("tags", ArrayType(StringType, containsNull = true))),
+    assert(Schemas.exactProblem(
+      Seq(f("tags", ArrayType(StringType, containsNull = true))),
       strict) === None)
     val strictStruct = StructType(Seq(StructField("a", IntegerType, nullable = false)))
     val looseStruct = StructType(Seq(StructField("a", IntegerType, nullable = true)))
@@ -62,8 +67,10 @@ class SchemasSuite extends AnyFunSuite {
     assert(Schemas.exactProblem(before, renamed, caseSensitive = false) === None)
   }
 
-  test("loosenedBy makes nullable the fields, top-level and nested, the other schema has nullable") {
-    val strict = Seq(f("id", LongType, nullable = false),
+  test(
+    "loosenedBy makes nullable the fields, top-level and nested, the other schema has nullable") {
+    val strict = Seq(
+      f("id", LongType, nullable = false),
       f("tags", ArrayType(StringType, containsNull = false), nullable = false))
     val loose = Seq(f("id", LongType), f("tags", ArrayType(StringType, containsNull = true)))
     assert(Schemas.loosenedBy(strict, loose) === loose)

@@ -2,7 +2,9 @@ package io.colsem.lca
 
 import org.apache.spark.sql.{AnalysisException, SparkSession}
 import org.apache.spark.sql.catalyst.analysis.caseInsensitiveResolution
-import org.apache.spark.sql.catalyst.expressions.{Add, Attribute, AttributeReference, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{
+  Add, Attribute, AttributeReference, NamedExpression
+}
 import org.apache.spark.sql.catalyst.parser.CatalystSqlParser
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LocalRelation, LogicalPlan, Project}
 import org.apache.spark.sql.internal.SQLConf
@@ -23,7 +25,8 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     .config("spark.ui.enabled", "false")
     .getOrCreate()
 
-  private val input = LocalRelation(AttributeReference("a", IntegerType)(), AttributeReference("k", IntegerType)())
+  private val input =
+    LocalRelation(AttributeReference("a", IntegerType)(), AttributeReference("k", IntegerType)())
 
   override def afterAll(): Unit = {
     spark.stop()
@@ -32,7 +35,8 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   /** The SELECT list of `sql`, its lateral-alias candidates marked, bound over `input`. */
   private def bind(sql: String): LateralAliasBinding = {
-    val marked = SQLConf.withExistingConf(new SQLConf)(MarkLateralAliasCandidates(CatalystSqlParser.parsePlan(sql)))
+    val marked = SQLConf.withExistingConf(new SQLConf)(MarkLateralAliasCandidates(
+      CatalystSqlParser.parsePlan(sql)))
     val items = marked.collectFirst { case p: Project => p.projectList }.get
     LateralAliasBinding(spark, caseInsensitiveResolution, items.toIndexedSeq, input)
   }
@@ -49,7 +53,9 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     }
   }
 
-  private def materialize(b: LateralAliasBinding, nativeDepth: Int = 49): (LogicalPlan, Substitution) =
+  private def materialize(
+      b: LateralAliasBinding,
+      nativeDepth: Int = 49): (LogicalPlan, Substitution) =
     new AliasMaterialization(spark, caseInsensitiveResolution)
       .materialize(b, input, b.used, copies = false, nativeDepth, maxDepth = 100).get
 
@@ -70,7 +76,8 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("the input's column and a parameterless function win over an alias of the same name") {
     assert(meanings(bind("SELECT k + 1 AS a, a * 2 FROM t")) === Seq("1:a -> column"))
-    assert(meanings(bind("SELECT 'x' AS current_user, current_user FROM t")) === Seq("1:current_user -> name"))
+    assert(meanings(bind("SELECT 'x' AS current_user, current_user FROM t")) === Seq(
+      "1:current_user -> name"))
     assert(meanings(bind("SELECT 1 AS x, x.f FROM t")) === Seq("1:x.f -> item 0"))
   }
 
@@ -92,9 +99,14 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   /** The GROUP BY of `sql`, an aggregate over `input`, with its references to the list replaced. */
   private def grouping(sql: String): GroupingReferences = {
-    val marked = SQLConf.withExistingConf(new SQLConf)(MarkLateralAliasCandidates(CatalystSqlParser.parsePlan(sql)))
+    val marked = SQLConf.withExistingConf(new SQLConf)(MarkLateralAliasCandidates(
+      CatalystSqlParser.parsePlan(sql)))
     val a = marked.collectFirst { case a: Aggregate => a }.get.copy(child = input)
-    val b = LateralAliasBinding(spark, caseInsensitiveResolution, a.aggregateExpressions.toIndexedSeq, input)
+    val b = LateralAliasBinding(
+      spark,
+      caseInsensitiveResolution,
+      a.aggregateExpressions.toIndexedSeq,
+      input)
     GroupingReferences(spark, new SQLConf, a, b)
   }
 
@@ -111,7 +123,8 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     val rollup = grouping("SELECT a AS x, x + 1 AS y, count(1) AS c FROM t GROUP BY ROLLUP(x, y)")
     assert(rollup.expressions.flatMap(_.children).map(_.sql) === Seq("a", "(a + 1)"))
     assert(rollup.grouped === Set(0, 1) && rollup.changed)
-    assert(!grouping("SELECT a AS x, a + 1 AS y, count(1) AS c FROM t GROUP BY ROLLUP(x, y)").changed)
+    assert(
+      !grouping("SELECT a AS x, a + 1 AS y, count(1) AS c FROM t GROUP BY ROLLUP(x, y)").changed)
   }
 
   test("one Project per level, under the aliases' own names, read by attribute") {
@@ -120,8 +133,9 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(levels(below) === Seq(Seq("x"), Seq("y")))
     assert(!substitution.privateNames)
     assert(substitution.computed.keySet === Set(0, 1))
-    val top = b.items.indices.map(i => substitution.computed.get(i).map(substitution.output(i, _))
-      .getOrElse(substitution.substitute(i, b.items(i)).asInstanceOf[NamedExpression]))
+    val top = b.items.indices.map(i =>
+      substitution.computed.get(i).map(substitution.output(i, _))
+        .getOrElse(substitution.substitute(i, b.items(i)).asInstanceOf[NamedExpression]))
     assert(top(0) === substitution.computed(0))
     assert(top(2).children.head.sql === "(y - x)")
   }
@@ -138,7 +152,8 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("past the native depth, short plain chains are folded into their users") {
-    val chain = (1 to 20).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
+    val chain =
+      (1 to 20).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
     val b = bind(s"SELECT $chain FROM t")
     val (unfolded, _) = materialize(b)
     assert(levels(unfolded).size === 19)
@@ -150,7 +165,8 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("deeper chains fold longer runs, each folded value resolved once and shared") {
     // 4,000 aliases: twice the depth folded in runs of 8 within ChainFolding.Levels, so runs of 16.
-    val chain = (1 to 4000).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
+    val chain =
+      (1 to 4000).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
     val b = bind(s"SELECT $chain FROM t")
     val (below, substitution) = new AliasMaterialization(spark, caseInsensitiveResolution)
       .materialize(b, input, b.used, copies = false, nativeDepth = 49, maxDepth = 400).get

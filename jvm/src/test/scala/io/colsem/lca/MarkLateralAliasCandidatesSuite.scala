@@ -36,18 +36,23 @@ class MarkLateralAliasCandidatesSuite extends AnyFunSuite {
 
   test("subqueries never see the outer list's aliases; lambda parameters shadow them") {
     assert(marked("SELECT a AS x, (SELECT max(x) FROM u) AS m FROM t") === Seq())
-    assert(marked("SELECT a AS x, transform(arr, x -> x + 1), transform(arr, v -> v + x) FROM t") ===
-      Seq("x"))
+    assert(
+      marked("SELECT a AS x, transform(arr, x -> x + 1), transform(arr, v -> v + x) FROM t") ===
+        Seq("x"))
   }
 
   test("aggregate lists are marked too; case follows the session") {
     assert(marked("SELECT k AS x, sum(X) FROM t GROUP BY k") === Seq("X"))
-    assert(marked("SELECT k AS x, sum(X) FROM t GROUP BY k", SQLConf.CASE_SENSITIVE.key -> "true") ===
+    assert(marked(
+      "SELECT k AS x, sum(X) FROM t GROUP BY k",
+      SQLConf.CASE_SENSITIVE.key -> "true") ===
       Seq())
   }
 
   test("nothing is marked when the feature is off") {
-    assert(marked("SELECT a AS x, x + 1 FROM t", "spark.colsem.lateralAlias.enabled" -> "false") === Seq())
+    assert(marked(
+      "SELECT a AS x, x + 1 FROM t",
+      "spark.colsem.lateralAlias.enabled" -> "false") === Seq())
     assert(marked("SELECT a AS x, x + 1 FROM t", "spark.colsem.enabled" -> "false") === Seq())
   }
 

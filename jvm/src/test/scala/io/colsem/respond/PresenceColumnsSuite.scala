@@ -16,9 +16,11 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   /** Spark 3.5 has no VARIANT: its cases run on Spark 4 only. */
   private val hasVariant = !org.apache.spark.SPARK_VERSION.startsWith("3.")
+
   /** The `v:age` path syntax came in Spark 4.1; on 4.0 the same lookup is spelt out. */
   private val variantPath =
-    if (org.apache.spark.SPARK_VERSION.startsWith("4.0.")) "variant_get(v, '$.age', 'variant')" else "v:age"
+    if (org.apache.spark.SPARK_VERSION.startsWith("4.0.")) "variant_get(v, '$.age', 'variant')"
+    else "v:age"
 
   override def beforeAll(): Unit = {
     super.beforeAll()
@@ -54,9 +56,12 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("map lookups get a present column: false only for an absent key") {
-    val (ordinals, rows) = presence("SELECT id, m['age'] AS a, element_at(m, 'age') AS b FROM docs ORDER BY id")
+    val (ordinals, rows) =
+      presence("SELECT id, m['age'] AS a, element_at(m, 'age') AS b FROM docs ORDER BY id")
     assert(ordinals === Seq(-1, 3, 4))
-    assert(rows === Seq(Row(1, 31, 31, true, true), Row(2, null, null, true, true),
+    assert(rows === Seq(
+      Row(1, 31, 31, true, true),
+      Row(2, null, null, true, true),
       Row(3, null, null, false, false)))
   }
 
@@ -74,7 +79,8 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("flags follow the value through subqueries, renames, casts, filters and sorts") {
     val (ordinals, rows) = presence(
-      "SELECT CAST(x AS STRING) AS s FROM (SELECT id, m['age'] AS x FROM docs) q WHERE id > 1 ORDER BY id")
+      "SELECT CAST(x AS STRING) AS s FROM (SELECT id, m['age'] AS x FROM docs) q " +
+        "WHERE id > 1 ORDER BY id")
     assert(ordinals === Seq(1))
     assert(rows === Seq(Row(null, true), Row(null, false)))
   }
@@ -86,16 +92,25 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   test("UNION ALL children get flags by position, TRUE where a child is not a lookup") {
     val (ordinals, rows) = presence(
-      "SELECT * FROM (SELECT id, m['age'] AS a FROM docs UNION ALL SELECT 9, CAST(NULL AS INT)) ORDER BY id")
+      "SELECT * FROM (SELECT id, m['age'] AS a FROM docs UNION ALL SELECT 9, CAST(NULL AS INT)) " +
+        "ORDER BY id")
     assert(ordinals === Seq(-1, 2))
-    assert(rows.map(r => (r.getInt(0), r.getBoolean(2))) === Seq((1, true), (2, true), (3, false), (9, true)))
+    assert(rows.map(r => (r.getInt(0), r.getBoolean(2))) === Seq(
+      (1, true),
+      (2, true),
+      (3, false),
+      (9, true)))
   }
 
   test("a view or table as the argument; a CTE inside the query") {
     spark.sql("CREATE OR REPLACE TEMP VIEW ages AS SELECT id, m['age'] AS a FROM docs")
     val rows = spark.sql(s"SELECT * FROM ${PresenceTableFunction.Name}(TABLE(ages))").collect()
-    assert(rows.map(r => (r.getInt(0), r.getBoolean(2))).sorted.toSeq === Seq((1, true), (2, true), (3, false)))
-    val (ordinals, cte) = presence("WITH q AS (SELECT id, m['age'] AS a FROM docs) SELECT a FROM q ORDER BY id")
+    assert(rows.map(r => (r.getInt(0), r.getBoolean(2))).sorted.toSeq === Seq(
+      (1, true),
+      (2, true),
+      (3, false)))
+    val (ordinals, cte) =
+      presence("WITH q AS (SELECT id, m['age'] AS a FROM docs) SELECT a FROM q ORDER BY id")
     assert(ordinals === Seq(1))
     assert(cte === Seq(Row(31, true), Row(null, true), Row(null, false)))
   }
@@ -104,8 +119,11 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
     spark.conf.set("spark.colsem.star.exclude", "PATTERN")
     spark.conf.set("spark.colsem.star.excludePattern", "id|__colsem_.*")
     try {
-      assert(spark.sql("SELECT * FROM docs").columns.toSeq === (if (hasVariant) Seq("m", "v") else Seq("m")))
-      assert(presence("SELECT id FROM docs ORDER BY id") === ((Seq(-1), Seq(Row(1), Row(2), Row(3)))))
+      assert(spark.sql("SELECT * FROM docs").columns.toSeq === (if (hasVariant) Seq("m", "v")
+                                                                else Seq("m")))
+      assert(presence("SELECT id FROM docs ORDER BY id") === ((
+        Seq(-1),
+        Seq(Row(1), Row(2), Row(3)))))
       assert(presence("SELECT id, m['age'] AS a FROM docs ORDER BY id")._1 === Seq(-1, 2))
     } finally {
       spark.conf.unset("spark.colsem.star.exclude")
@@ -121,7 +139,9 @@ class PresenceColumnsSuite extends AnyFunSuite with BeforeAndAfterAll {
         spark.sql(s"SELECT * FROM ${PresenceTableFunction.Name}($args)").collect()
       }
       assert(e.getSqlState === "42605", e.getMessage)
-      assert(e.getMessage.startsWith("[COLSEM_WITH_PRESENCE_ARGUMENTS] colsem_with_presence() takes one argument"),
+      assert(
+        e.getMessage.startsWith(
+          "[COLSEM_WITH_PRESENCE_ARGUMENTS] colsem_with_presence() takes one argument"),
         e.getMessage)
     }
   }

@@ -2,9 +2,13 @@ package io.colsem.star
 
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.catalyst.TableIdentifier
-import org.apache.spark.sql.catalyst.analysis.{Resolver, caseInsensitiveResolution, caseSensitiveResolution}
+import org.apache.spark.sql.catalyst.analysis.{
+  Resolver, caseInsensitiveResolution, caseSensitiveResolution
+}
 import org.apache.spark.sql.catalyst.catalog.{CatalogStorageFormat, CatalogTable, CatalogTableType}
-import org.apache.spark.sql.catalyst.expressions.{Alias, AttributeReference, Coalesce, EqualTo, ExprId, Literal}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, AttributeReference, Coalesce, EqualTo, ExprId, Literal
+}
 import org.apache.spark.sql.catalyst.plans.{Inner, FullOuter}
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.types.{IntegerType, MetadataBuilder, StructType}
@@ -17,18 +21,27 @@ class HiddenColumnsSuite extends AnyFunSuite {
 
   private val tagged = new MetadataBuilder().putBoolean(HiddenColumns.MetadataKey, true).build()
   private def col(name: String, hidden: Boolean = false) =
-    AttributeReference(name, IntegerType, metadata = if (hidden) tagged else new MetadataBuilder().build())()
+    AttributeReference(
+      name,
+      IntegerType,
+      metadata = if (hidden) tagged else new MetadataBuilder().build())()
 
   private val id = col("id")
   private val rowId = col("_row_id")
   private val seq = col("_seq", hidden = true)
+
   /** A DataFrame leaf whose `_seq` is tagged by metadata. */
   private val frame = LocalRelation(id, rowId, seq)
 
   private def view(property: String, child: LogicalPlan): View = View(
-    CatalogTable(TableIdentifier("v", Some("db")), CatalogTableType.VIEW, CatalogStorageFormat.empty,
-      new StructType(), properties = Map(HiddenColumns.PropertyKey -> property)),
-    isTempView = false, child)
+    CatalogTable(
+      TableIdentifier("v", Some("db")),
+      CatalogTableType.VIEW,
+      CatalogStorageFormat.empty,
+      new StructType(),
+      properties = Map(HiddenColumns.PropertyKey -> property)),
+    isTempView = false,
+    child)
 
   private def hidden(
       plan: LogicalPlan,
@@ -51,8 +64,14 @@ class HiddenColumnsSuite extends AnyFunSuite {
 
   test("the walk passes through aliases, filters and joins of the FROM clause") {
     val other = LocalRelation(col("k"), col("_seq", hidden = true))
-    val plan = Filter(Literal(true),
-      Join(SubqueryAlias("a", frame), SubqueryAlias("b", other), Inner, Some(EqualTo(id, id)), JoinHint.NONE))
+    val plan = Filter(
+      Literal(true),
+      Join(
+        SubqueryAlias("a", frame),
+        SubqueryAlias("b", other),
+        Inner,
+        Some(EqualTo(id, id)),
+        JoinHint.NONE))
     assert(hidden(plan, taggedOnly) === Set("_seq"))
     assert(HiddenColumns.hiddenIds(plan, taggedOnly, caseInsensitiveResolution).size === 2)
   }
@@ -60,7 +79,8 @@ class HiddenColumnsSuite extends AnyFunSuite {
   test("a subquery's or CTE's columns are chosen explicitly and never hidden") {
     val subquery = SubqueryAlias("s", Project(Seq(seq, id), frame))
     assert(hidden(subquery, taggedOnly) === Set())
-    assert(hidden(Project(Seq(seq, id), frame), taggedOnly) === Set("_seq"),
+    assert(
+      hidden(Project(Seq(seq, id), frame), taggedOnly) === Set("_seq"),
       "a DataFrame's own top operator keeps its tags")
   }
 

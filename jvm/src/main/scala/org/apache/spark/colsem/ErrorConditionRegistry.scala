@@ -11,9 +11,10 @@ import org.apache.spark.internal.Logging
  * Adds colsem's error conditions to Spark's error-class registry. Needed because the analyzer
  * re-wraps every AnalysisException in an ExtendedAnalysisException that keeps the error class but
  * drops an explicit SQLSTATE, then looks the SQLSTATE up by class in this registry. Spark offers no
- * public way to add conditions (the registry is `private[spark]`, hence this package), so its map is
- * extended once per JVM; if that ever fails, colsem errors keep their class and message, and their
- * SQLSTATE stays in the message text (tests/test_spark_internals.py, run on every line, fails then).
+ * public way to add conditions (the registry is `private[spark]`, hence this package), so its map
+ * is extended once per JVM; if that ever fails, colsem errors keep their class and message, and
+ * their SQLSTATE stays in the message text (tests/test_spark_internals.py, run on every line, fails
+ * then).
  */
 object ErrorConditionRegistry extends Logging {
 

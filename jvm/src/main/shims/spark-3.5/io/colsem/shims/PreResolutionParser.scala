@@ -46,7 +46,8 @@ class PreResolutionParser(
    *  colsem's settings off, the analyzer gets exactly what vanilla Spark's would. A MERGE is seen
    *  even without a SELECT (`USING v`): the rules hold back its source. */
   private def prepared(parsed: LogicalPlan): LogicalPlan = {
-    if (!parsed.containsAnyPattern(PROJECT, AGGREGATE) && !parsed.isInstanceOf[MergeIntoTable]) return parsed
+    if (!parsed.containsAnyPattern(PROJECT, AGGREGATE) && !parsed.isInstanceOf[MergeIntoTable])
+      return parsed
     val substituted = session.sessionState.analyzer.WindowsSubstitution(CTESubstitution(parsed))
     val marked = rules.foldLeft(substituted)((p, rule) => everywhere(p, rule))
     if (marked fastEquals substituted) parsed else marked
@@ -55,9 +56,10 @@ class PreResolutionParser(
   /** The plan with `rule` applied to it and to the plans of its subquery expressions, which are
    *  no children of their operators (the analyzer runs its batches on them separately). */
   private def everywhere(plan: LogicalPlan, rule: Rule[LogicalPlan]): LogicalPlan = {
-    val withSubqueries = plan.transformAllExpressionsWithPruning(_.containsPattern(PLAN_EXPRESSION)) {
-      case s: SubqueryExpression => s.withNewPlan(everywhere(s.plan, rule))
-    }
+    val withSubqueries =
+      plan.transformAllExpressionsWithPruning(_.containsPattern(PLAN_EXPRESSION)) {
+        case s: SubqueryExpression => s.withNewPlan(everywhere(s.plan, rule))
+      }
     rule(withSubqueries)
   }
 }

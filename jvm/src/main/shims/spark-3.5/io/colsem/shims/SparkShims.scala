@@ -2,7 +2,9 @@ package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
-import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{
+  Expression, FunctionTableSubqueryArgumentExpression, SortOrder
+}
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.internal.SQLConf
@@ -68,7 +70,8 @@ object SparkShims extends SharedShims {
    *  order. Spark 3.5 has no Hints-batch injection, and its Resolution batch expands a star in
    *  the iteration its input resolves, before any injected rule: so the rules run on each parsed
    *  statement instead (SQL text and view text, nested CTEs and subqueries included), through a
-   *  parser wrapping Spark's. Plans the DataFrame API builds are never parsed: they stay vanilla. */
+   *  parser wrapping Spark's. Plans the DataFrame API builds are never parsed: they stay
+   *  vanilla. */
   def injectPreResolutionRules(
       extensions: SparkSessionExtensions,
       rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =

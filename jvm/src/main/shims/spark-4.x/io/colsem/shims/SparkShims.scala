@@ -2,7 +2,9 @@ package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedFunction, UnresolvedStarExceptOrReplace}
-import org.apache.spark.sql.catalyst.expressions.{Expression, FunctionTableSubqueryArgumentExpression, IsNotNull, SortOrder}
+import org.apache.spark.sql.catalyst.expressions.{
+  Expression, FunctionTableSubqueryArgumentExpression, IsNotNull, SortOrder
+}
 import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -22,7 +24,8 @@ object SparkShims extends SharedShims {
     session.sessionState.catalogManager.tempVariableManager.get(Seq(name)).isDefined
 
   /** Whether `e` reads a session variable (DECLARE VARIABLE). */
-  def isVariableReference(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.VariableReference]
+  def isVariableReference(e: Expression): Boolean =
+    e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.VariableReference]
 
   private val SinglePassResolverKeys = Seq(
     "spark.sql.analyzer.singlePassResolver.enabled",
@@ -69,7 +72,8 @@ object SparkShims extends SharedShims {
   val groupingSetsOverAliasesKeepItemIds: Boolean = GroupingSetsOverAliases.keepItemIds
 
   /** Whether `e` is a COLLATE clause (`s COLLATE UNICODE_CI`). */
-  def isCollate(e: Expression): Boolean = e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.Collate]
+  def isCollate(e: Expression): Boolean =
+    e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.Collate]
 
   /** Whether `e` is a pipe operator's wrapper around an item (`|> AGGREGATE sum(y)`), which
    *  Spark strips once the item is resolved. */

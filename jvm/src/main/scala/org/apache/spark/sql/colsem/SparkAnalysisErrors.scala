@@ -16,8 +16,11 @@ object SparkAnalysisErrors {
   def unresolvedColumn(operator: LogicalPlan, attribute: Attribute): Throwable = {
     val missing = attribute.sql
     val candidates = operator.inputSet.toSeq.map(a => a.qualifier :+ a.name)
-    QueryCompilationErrors.unresolvedAttributeError("UNRESOLVED_COLUMN", missing,
-      StringUtils.orderSuggestedIdentifiersBySimilarity(missing, candidates), attribute.origin)
+    QueryCompilationErrors.unresolvedAttributeError(
+      "UNRESOLVED_COLUMN",
+      missing,
+      StringUtils.orderSuggestedIdentifiersBySimilarity(missing, candidates),
+      attribute.origin)
   }
 
   /** The AMBIGUOUS_LATERAL_COLUMN_ALIAS error Spark's native support raises for `name` (the

@@ -31,7 +31,8 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("colsem_status() reports an active colsem and its defaults") {
     val s = status(spark)
     assert(s("active") === "true")
-    assert(s("built_for_spark") === io.colsem.VersionGuard.majorMinor(org.apache.spark.SPARK_VERSION))
+    assert(
+      s("built_for_spark") === io.colsem.VersionGuard.majorMinor(org.apache.spark.SPARK_VERSION))
     assert(s("running_spark") === org.apache.spark.SPARK_VERSION)
     assert(s("spark.colsem.enabled") === "true")
     assert(s("spark.colsem.singlePassResolver.policy") === "warn")
@@ -77,7 +78,9 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
   }
 
   test("the single-pass analyzer is reported: error policy fails, warn policy runs") {
-    assume(!org.apache.spark.SPARK_VERSION.startsWith("3."), "Spark 3.5 has no single-pass analyzer")
+    assume(
+      !org.apache.spark.SPARK_VERSION.startsWith("3."),
+      "Spark 3.5 has no single-pass analyzer")
     // Spark 4.0's single-pass analyzer runs no injected check rule either (docs/versions.md).
     assume(!org.apache.spark.SPARK_VERSION.startsWith("4.0."), "Spark 4.0 runs no check rule there")
     val session = spark.newSession()
