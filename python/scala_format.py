@@ -5,7 +5,7 @@
                                             100 columns, and fail on any (``make lint``)
 
 The sources are every ``*.scala`` under ``jvm/src`` (main, test and every shim folder) and
-``build.sbt``. scalafmt's command line (``org.scalameta:scalafmt-cli_2.13`` at the ``version`` of
+``tests/extensions`` (extensions the tests compile), and ``build.sbt``. scalafmt's command line (``org.scalameta:scalafmt-cli_2.13`` at the ``version`` of
 ``.scalafmt.conf``) comes from Maven Central: Maven resolves it into ``~/.m2`` once and its classpath
 is kept in the colsem cache (``$COLSEM_CACHE_DIR``, default ``~/.cache/colsem``) under
 ``scalafmt/``, so a warm run starts one JVM and nothing else. The column limit covers what scalafmt
@@ -51,7 +51,8 @@ POM = """<project xmlns="http://maven.apache.org/POM/4.0.0">
 
 def scala_sources() -> list[Path]:
     """Every Scala source the formatter holds, in a fixed order."""
-    return sorted((ROOT / "jvm" / "src").rglob("*.scala")) + [ROOT / "build.sbt"]
+    roots = (ROOT / "jvm" / "src", ROOT / "tests" / "extensions")
+    return sorted(p for root in roots for p in root.rglob("*.scala")) + [ROOT / "build.sbt"]
 
 
 def scalafmt_version(config: Path = CONFIG) -> str:

@@ -3,10 +3,14 @@ package com.example.broken
 import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.{SparkSession, SparkSessionExtensions}
 import org.apache.spark.sql.catalyst.InternalRow
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, AttributeReference, KnownNullable, NamedExpression, UnsafeProjection}
+import org.apache.spark.sql.catalyst.expressions.{
+  Alias, Attribute, AttributeReference, KnownNullable, NamedExpression, UnsafeProjection
+}
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{ColumnarRule, ProjectExec, SparkPlan, SparkStrategy, UnaryExecNode}
+import org.apache.spark.sql.execution.{
+  ColumnarRule, ProjectExec, SparkPlan, SparkStrategy, UnaryExecNode
+}
 
 /**
  * Deliberately broken rules for the schema-invariant tests. Each does nothing unless its own conf
@@ -34,10 +38,13 @@ object Broken {
 /** Invariant 1: names each qualified root column `relation.column`. */
 case class QualifyOutputNames(s: SparkSession) extends Rule[LogicalPlan] {
   def apply(plan: LogicalPlan): LogicalPlan = plan match {
-    case p @ Project(list, _) if Broken.setting(s, "qualifyNames").isDefined &&
-        list.exists(a => a.isInstanceOf[AttributeReference] && a.qualifier.nonEmpty && !a.name.contains(".")) =>
+    case p @ Project(list, _)
+        if Broken.setting(s, "qualifyNames").isDefined &&
+          list.exists(a =>
+            a.isInstanceOf[AttributeReference] && a.qualifier.nonEmpty && !a.name.contains(".")) =>
       p.copy(projectList = list.map {
-        case a: AttributeReference if a.qualifier.nonEmpty => a.withName(a.qualifier.last + "." + a.name)
+        case a: AttributeReference if a.qualifier.nonEmpty =>
+          a.withName(a.qualifier.last + "." + a.name)
         case other => other
       })
     case other => other
@@ -106,7 +113,8 @@ case class LyingProjectStrategy(s: SparkSession) extends SparkStrategy {
   }
 }
 
-case class LyingProjectExec(projectList: Seq[NamedExpression], child: SparkPlan) extends UnaryExecNode {
+case class LyingProjectExec(projectList: Seq[NamedExpression], child: SparkPlan)
+  extends UnaryExecNode {
   override def output: Seq[Attribute] = projectList.map(_.toAttribute)
   override protected def doExecute(): RDD[InternalRow] = {
     val shorter = projectList.dropRight(1)
@@ -116,7 +124,8 @@ case class LyingProjectExec(projectList: Seq[NamedExpression], child: SparkPlan)
       rows.map(project)
     }
   }
-  override protected def withNewChildInternal(newChild: SparkPlan): SparkPlan = copy(child = newChild)
+  override protected def withNewChildInternal(newChild: SparkPlan): SparkPlan =
+    copy(child = newChild)
 }
 
 /** Invariant 6 (adaptive): drops a column of the root projection before query stages. */
@@ -132,7 +141,8 @@ case class DropPhysicalColumn(s: SparkSession) extends Rule[SparkPlan] {
 case class ReorderPhysicalProjection(s: SparkSession) extends ColumnarRule {
   override def preColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
     def apply(plan: SparkPlan): SparkPlan = (plan, Broken.setting(s, "physicalReorder")) match {
-      case (p @ ProjectExec(list, _), Some(_)) if list.map(_.name) != list.map(_.name).sorted.reverse =>
+      case (p @ ProjectExec(list, _), Some(_))
+          if list.map(_.name) != list.map(_.name).sorted.reverse =>
         p.copy(projectList = list.sortBy(_.name).reverse)
       case _ => plan
     }

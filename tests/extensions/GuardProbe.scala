@@ -9,7 +9,10 @@ import io.colsem.{BuildInfo, VersionGuard}
  *  tests/test_version_matrix.py with another Scala line's compiler to run on this one. */
 class GuardProbe extends SparkSessionExtensionsProvider with Logging {
   override def apply(extensions: SparkSessionExtensions): Unit =
-    VersionGuard.mismatch(BuildInfo.current, VersionGuard.runningSpark, VersionGuard.runningScala) match {
+    VersionGuard.mismatch(
+      BuildInfo.current,
+      VersionGuard.runningSpark,
+      VersionGuard.runningScala) match {
       case Some(problem) => VersionGuard.report(problem)
       case None => logInfo("guard probe: the lines match")
     }
