@@ -72,20 +72,32 @@ def test_generator_makes_every_lateral_alias_shape():
     } <= found, found
 
 
-def test_inlined_form_of_the_new_shapes():
-    k = Col(None, "k", I, "k", "t1")
-    # SELECT k + 1 AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE t2.k < x) FROM fa AS t1 WHERE x > 2
-    sub = Query(
+def alias_reading_subquery(agg: Agg, alias: str) -> Query:
+    """`(SELECT agg FROM fb AS t2 WHERE t2.k < alias)`, the alias read as a select-list alias."""
+    return Query(
         [],
         Core(
-            [Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)],
+            [Item(agg, None)],
             TableRef("fb", "t2"),
             [],
-            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I, "SUBQUERY")),
+            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef(alias, alias, I, "SUBQUERY")),
             None,
             None,
         ),
     )
+
+
+def assert_forms(q: Query, written: str, inlined: str, found: list[str]) -> None:
+    """The query as written, its inlined form (the oracle's reference) and its shapes."""
+    assert render(q) == written
+    assert render(q, inline=True) == inlined
+    assert shapes(q) == found
+
+
+def test_inlined_form_of_the_new_shapes():
+    k = Col(None, "k", I, "k", "t1")
+    # SELECT k + 1 AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE t2.k < x) FROM fa AS t1 WHERE x > 2
+    sub = alias_reading_subquery(Agg("max", Col("t2", "k", I, "k", "t2")), "x")
     q = Query(
         [],
         Core(
@@ -97,17 +109,16 @@ def test_inlined_form_of_the_new_shapes():
             None,
         ),
     )
-    assert render(q) == (
+    # Inlined, inside the subquery the alias is an outer reference: its columns qualified, so
+    # fb.k cannot capture them; in WHERE it is the item's expression as written.
+    assert_forms(
+        q,
         "SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE (t2.k < x)) "
-        "FROM fa AS t1 WHERE (x > 2)"
-    )
-    # Inside the subquery the alias is an outer reference: its columns qualified, so fb.k cannot
-    # capture them; in WHERE it is the item's expression as written.
-    assert render(q, inline=True) == (
+        "FROM fa AS t1 WHERE (x > 2)",
         "SELECT (k + 1) AS x, (SELECT max(t2.k) FROM fb AS t2 WHERE "
-        "(t2.k < ((t1.k + 1)))) FROM fa AS t1 WHERE (((k + 1)) > 2)"
+        "(t2.k < ((t1.k + 1)))) FROM fa AS t1 WHERE (((k + 1)) > 2)",
+        ["alias in WHERE", "alias in a correlated scalar subquery"],
     )
-    assert shapes(q) == ["alias in WHERE", "alias in a correlated scalar subquery"]
     # ROLLUP over aliases: inlined, the aliases stay names (vanilla resolves them to the items).
     g = Query(
         [],
@@ -136,17 +147,7 @@ def test_inlined_form_of_the_new_shapes():
     # A subquery of an aggregate list reading its aliases: vanilla has no inlined form (an
     # aggregate inlined into a subquery's WHERE is INVALID_WHERE_CONDITION), so the reference is
     # the derived-table form, the list without the subquery below, every item read by name above.
-    sub = Query(
-        [],
-        Core(
-            [Item(Agg("count", None), None)],
-            TableRef("fb", "t2"),
-            [],
-            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("m", "m", I, "SUBQUERY")),
-            None,
-            None,
-        ),
-    )
+    sub = alias_reading_subquery(Agg("count", None), "m")
     a = Query(
         [],
         Core(
@@ -159,31 +160,20 @@ def test_inlined_form_of_the_new_shapes():
         ),
         [(1, False)],
     )
-    assert render(a) == (
+    assert_forms(
+        a,
         "SELECT k AS g, max(k) AS m, (SELECT count(*) FROM fb AS t2 WHERE (t2.k < m)) AS c "
-        "FROM fa AS t1 GROUP BY 1 ORDER BY 1"
-    )
-    assert render(a, inline=True) == (
+        "FROM fa AS t1 GROUP BY 1 ORDER BY 1",
         "SELECT colsem_groups.`g` AS g, colsem_groups.`m` AS m, (SELECT count(*) FROM fb AS t2 "
         "WHERE (t2.k < colsem_groups.`m`)) AS c FROM (SELECT k AS g, max(k) AS m FROM fa AS t1 "
-        "GROUP BY 1) AS colsem_groups ORDER BY 1"
+        "GROUP BY 1) AS colsem_groups ORDER BY 1",
+        ["GROUP BY ordinal", "alias in a subquery of an aggregate list"],
     )
-    assert shapes(a) == ["GROUP BY ordinal", "alias in a subquery of an aggregate list"]
 
 
 def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names_the_scope():
     k = Col(None, "k", I, "k", "t1")
-    sub = Query(
-        [],
-        Core(
-            [Item(Agg("max", Col("t2", "k", I, "k", "t2")), None)],
-            TableRef("fb", "t2"),
-            [],
-            Bin("<", Col("t2", "k", I, "k", "t2"), LatRef("x", "x", I, "SUBQUERY")),
-            None,
-            None,
-        ),
-    )
+    sub = alias_reading_subquery(Agg("max", Col("t2", "k", I, "k", "t2")), "x")
     q = Query(
         [],
         Core(

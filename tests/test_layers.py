@@ -2,7 +2,8 @@
 `invariants`, `respond`) sit side by side and use only the bottom layer (the objects of package
 `io.colsem` but `ColsemExtensions`, and the shims); the bottom layer uses no feature; shims hold
 only what differs per Spark line (no feature package in `jvm/src/main/shims/`); no two
-bottom-layer files use each other; and no Scala line is over 100 columns. Reads the sources only:
+bottom-layer files use each other; no files inside a feature use each other around a loop; and
+no Scala line is over 100 columns. Reads the sources only:
 no Spark."""
 
 from __future__ import annotations
@@ -90,6 +91,66 @@ def test_no_two_bottom_files_use_each_other():
         {tuple(sorted((p.name, q.name))) for p in files for q in uses[p] if p in uses[q]}
     )
     assert loops == [], f"bottom-layer files that use each other: {loops}"
+
+
+def file_cycles(files: list[Path]) -> list[list[str]]:
+    """The groups of files that use each other, directly or around a loop (a file uses another when
+    it names a class, object or trait the other defines): the strongly connected components of
+    more than one file."""
+    defined = {p: set(DEFINITION.findall(p.read_text())) for p in files}
+    texts = {p: code(p) for p in files}
+    uses = {
+        p: [
+            q for q in files if q != p and any(re.search(rf"\b{n}\b", texts[p]) for n in defined[q])
+        ]
+        for p in files
+    }
+    # Tarjan's algorithm, iterative over the few dozen files of a feature.
+    index: dict[Path, int] = {}
+    low: dict[Path, int] = {}
+    stack: list[Path] = []
+    on_stack: set[Path] = set()
+    groups: list[list[str]] = []
+
+    def visit(v: Path) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in uses[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w.name)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for p in files:
+        if p not in index:
+            visit(p)
+    return sorted(groups)
+
+
+@pytest.mark.parametrize("feature", FEATURES)
+def test_no_file_cycle_inside_a_feature(feature):
+    # A part of a feature reads the parts below it, never the rule that uses it: helpers two parts
+    # share go in a small object named for what they answer (lca/CallKinds, lca/AliasNames).
+    cycles = file_cycles(sorted((MAIN / feature).rglob("*.scala")))
+    assert cycles == [], f"files of {feature}/ that use each other: {cycles}"
+
+
+def test_file_cycles_finds_a_loop_through_three_files(tmp_path):
+    for name, body in {"A": "B.x", "B": "C.y", "C": "A.z", "D": "A.z"}.items():
+        (tmp_path / f"{name}.scala").write_text(f"object {name} {{ val v = {body} }}\n")
+    assert file_cycles(sorted(tmp_path.glob("*.scala"))) == [["A.scala", "B.scala", "C.scala"]]
 
 
 def test_no_scala_line_over_100_columns():

@@ -162,24 +162,17 @@ object CheckPreparedSchema {
       start: SparkPlan,
       rules: Seq[(String, Rule[SparkPlan])],
       broken: SparkPlan => Boolean): Option[String] = {
-    var plan = start
-    var isBroken = broken(plan)
-    var culprit: Option[String] = None
-    rules.foreach { case (name, rule) =>
-      val next = rule(plan)
-      val nowBroken = broken(next)
-      if (nowBroken && !isBroken) {
-        culprit = Some(
-          if (rule.isInstanceOf[ApplyColumnarRulesAndInsertTransitions]) {
-            replay(session, plan, PlanningInternals.columnarRules(session), broken).getOrElse(name)
-          } else {
-            name
-          })
-      }
-      isBroken = nowBroken
-      plan = next
+    val (_, state) = rules.foldLeft((start, BreakingStep.start(broken(start)))) {
+      case ((plan, state), (name, rule)) =>
+        val next = rule(plan)
+        def named = if (rule.isInstanceOf[ApplyColumnarRulesAndInsertTransitions]) {
+          replay(session, plan, PlanningInternals.columnarRules(session), broken).getOrElse(name)
+        } else {
+          name
+        }
+        (next, state.after(named, broken(next)))
     }
-    if (isBroken) culprit else None
+    state.result
   }
 
   /** The strategy that planned the lowest node whose output differs from its logical node's. */

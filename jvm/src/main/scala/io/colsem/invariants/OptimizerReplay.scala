@@ -21,15 +21,11 @@ object OptimizerReplay {
       analyzed: LogicalPlan,
       broken: LogicalPlan => Boolean): Option[String] =
     try {
-      var isBroken = broken(analyzed)
-      var culprit: Option[String] = None
+      var state = BreakingStep.start(broken(analyzed))
       replay(session, analyzed, _ => true) { (batch, rule, next) =>
-        val nowBroken = broken(next)
-        if (nowBroken && !isBroken)
-          culprit = Some(s"optimizer rule ${rule.ruleName} (batch '$batch')")
-        isBroken = nowBroken
+        state = state.after(s"optimizer rule ${rule.ruleName} (batch '$batch')", broken(next))
       }
-      if (isBroken) culprit else None
+      state.result
     } catch {
       case NonFatal(_) => None
     }

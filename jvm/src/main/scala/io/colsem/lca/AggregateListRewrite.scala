@@ -1,13 +1,9 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{
-  UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction
-}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedFunction}
 import org.apache.spark.sql.catalyst.expressions.{
-  Alias, BaseGroupingSets, Expression, Generator, Grouping, GroupingID, NamedExpression,
-  Nondeterministic, SubqueryExpression, UnresolvedWindowExpression, UserDefinedExpression,
-  WindowExpression
+  Alias, BaseGroupingSets, Expression, Grouping, GroupingID, NamedExpression, SubqueryExpression
 }
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
@@ -49,7 +45,8 @@ private[lca] final class AggregateListRewrite(
     session: SparkSession,
     conf: SQLConf,
     nativeDepth: Int) {
-  import ResolveLateralAliases.{isAggregateCall, isWindow, unmarkExpression}
+  import CallKinds.{isAggregateCall, isWindow}
+  import Candidates.unmarkExpression
 
   def apply(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
     val written =
@@ -120,7 +117,7 @@ private[lca] final class AggregateListRewrite(
         case c: LateralAliasCandidate => binding.meaning((i, c)) match {
             case Right(j) if place == Place.InAggregate && substitution.computed.contains(j) =>
               substitution.value(c, j, asWritten = true)
-            case Right(j) if inlines(j, place) => LateralAliasBinding.field(binding.inline(j), c)
+            case Right(j) if inlines(j, place) => AliasNames.field(binding.inline(j), c)
             case _ => c
           }
         case other => other.mapChildren(substitute(i, _, placeOf(other, place)))
@@ -233,14 +230,6 @@ private[lca] final class AggregateListRewrite(
    * generator or a window function would be evaluated once more, so such aliases are left to
    * Spark's native support.
    */
-  private def isRecomputable(item: Expression): Boolean = !item.exists {
-    case u: UnresolvedFunction =>
-      !FunctionKinds.isBuiltin(u) || FunctionKinds.isGenerator(session, u) ||
-      FunctionKinds.implementedBy(session, u, classOf[Nondeterministic])
-    case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => true
-    case _: LateralAliasCandidate | _: UnresolvedAttribute => false
-    case e if e.resolved =>
-      !e.deterministic || e.isInstanceOf[UserDefinedExpression] || e.isInstanceOf[Generator]
-    case _ => false
-  }
+  private def isRecomputable(item: Expression): Boolean =
+    CallKinds.isRecomputable(session, item, CallKinds.Aggregates.Recomputable)
 }

@@ -106,7 +106,7 @@ private[lca] object AggregateSubqueries {
           c
         })).distinct)
       case _: SubqueryExpression | _: LateralColumnAliasReference => None
-      case f if ResolveLateralAliases.isAggregateCall(session, f) => None
+      case f if CallKinds.isAggregateCall(session, f) => None
       case c: Attribute => if (c.resolved) Some(Seq(c)) else None
       case other if other.children.isEmpty => if (other.resolved) Some(Nil) else None
       case other =>

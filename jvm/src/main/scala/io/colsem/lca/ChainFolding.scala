@@ -1,14 +1,10 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedFunction}
-import org.apache.spark.sql.catalyst.expressions.{
-  Alias, Expression, Generator, Nondeterministic, SubqueryExpression, UnresolvedWindowExpression,
-  UserDefinedExpression, WindowExpression
-}
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 
-import io.colsem.{FunctionKinds, LateralAliasCandidate}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression}
+
+import io.colsem.LateralAliasCandidate
 
 /**
  * Which aliases of a long chain are folded into their users instead of being computed below the
@@ -74,22 +70,7 @@ private[lca] object ChainFolding {
   /** Whether recomputing this alias inside its user is as good as reading it: deterministic,
    *  no UDF, aggregate, window, generator or subquery (codegen shares the common part). */
   private def isPlainRowExpression(session: SparkSession, item: Expression): Boolean = item match {
-    case a: Alias => !a.child.exists(e => !isPlainNode(session, e))
+    case a: Alias => CallKinds.isRecomputable(session, a.child, CallKinds.Aggregates.Refused)
     case _ => false
-  }
-
-  private def isPlainNode(session: SparkSession, node: Expression): Boolean = node match {
-    case u: UnresolvedFunction =>
-      !u.isDistinct && u.filter.isEmpty && FunctionKinds.isBuiltin(u) && !FunctionKinds.isGenerator(
-        session,
-        u) &&
-      Seq(classOf[Nondeterministic], classOf[AggregateFunction])
-        .forall(kind => !FunctionKinds.implementedBy(session, u, kind))
-    case _: SubqueryExpression | _: UnresolvedWindowExpression | _: WindowExpression => false
-    case _: LateralAliasCandidate | _: UnresolvedAttribute => true
-    case e if e.resolved =>
-      e.deterministic && !e.isInstanceOf[UserDefinedExpression] &&
-      !e.isInstanceOf[AggregateExpression] && !e.isInstanceOf[Generator]
-    case _ => true
   }
 }

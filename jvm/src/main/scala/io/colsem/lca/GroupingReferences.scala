@@ -2,13 +2,9 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{UnresolvedAttribute, UnresolvedOrdinal}
-import org.apache.spark.sql.catalyst.expressions.{
-  Alias, Attribute, Expression, IntegerLiteral, Literal
-}
+import org.apache.spark.sql.catalyst.expressions.{Attribute, Expression, IntegerLiteral, Literal}
 import org.apache.spark.sql.catalyst.plans.logical.Aggregate
 import org.apache.spark.sql.internal.SQLConf
-
-import io.colsem.PlanTags
 
 /**
  * An aggregate's GROUP BY with its references to the SELECT list replaced by the items'
@@ -47,7 +43,7 @@ private[lca] object GroupingReferences {
     val items = binding.items
     def usesAliases(i: Int): Boolean = binding.uses(i).nonEmpty
     def hasAggregate(i: Int): Boolean =
-      binding.inlineItem(i).exists(ResolveLateralAliases.isAggregateCall(session, _))
+      binding.inlineItem(i).exists(CallKinds.isAggregateCall(session, _))
     def isInputColumn(u: UnresolvedAttribute): Boolean =
       a.child.resolve(u.nameParts, conf.resolver).isDefined
 
@@ -118,11 +114,7 @@ private[lca] object GroupingReferences {
       items: IndexedSeq[_ <: Expression],
       name: String): Option[Int] =
     if (!conf.groupByAliases) None
-    else items.indices.filter(j =>
-      items(j) match {
-        case al: Alias if !PlanTags.isImplicitName(al) => conf.resolver(al.name, name)
-        case _ => false
-      }) match {
+    else AliasNames(items.toIndexedSeq).named(conf.resolver, name, items.indices) match {
       case Seq(j) => Some(j)
       case _ => None
     }
@@ -130,7 +122,7 @@ private[lca] object GroupingReferences {
   /** Whether `e` reads a column outside aggregate functions (`i + sum(j)`, not `sum(j) / 2`). */
   private def readsColumnOutsideAggregates(session: SparkSession, e: Expression): Boolean =
     e match {
-      case f if ResolveLateralAliases.isAggregateCall(session, f) => false
+      case f if CallKinds.isAggregateCall(session, f) => false
       case _: Attribute | _: UnresolvedAttribute => true
       case other => other.children.exists(readsColumnOutsideAggregates(session, _))
     }

@@ -1,11 +1,11 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAlias, UnresolvedExtractValue}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAlias}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PendingItemName, PlanTags}
+import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PendingItemName}
 
 /**
  * What each [[LateralAliasCandidate]] of one SELECT list means over the list's input, decided once
@@ -76,7 +76,7 @@ private[lca] final class LateralAliasBinding private (
   def inlineIn(i: Int, e: Expression): Expression = e.transformUp {
     case c: LateralAliasCandidate => meaning((i, c)) match {
         case Left(expr) => expr
-        case Right(k) => LateralAliasBinding.field(inline(k), c)
+        case Right(k) => AliasNames.field(inline(k), c)
       }
   }
 }
@@ -89,7 +89,7 @@ private[lca] object LateralAliasBinding {
       items: IndexedSeq[NamedExpression],
       input: LogicalPlan,
       inSubqueries: Map[Int, SubqueryAliases.Uses] = Map.empty): LateralAliasBinding = {
-    val aliases = aliasesByName(items)
+    val aliases = AliasNames(items)
     val meanings = items.indices.map { i =>
       items(i).collect { case c: LateralAliasCandidate => c }.distinct.map { c =>
         c -> meaningOf(session, resolver, items, aliases, input, i, c)
@@ -104,25 +104,11 @@ private[lca] object LateralAliasBinding {
     new LateralAliasBinding(items, byItem.toMap, inSubqueries, dependsOn)
   }
 
-  /** The items that are explicit aliases, in order, by [[nameBucket]]: a name's earlier aliases
-   *  are found without scanning the list (a chain of N aliases would cost N * N). */
-  private[lca] def aliasesByName(items: IndexedSeq[NamedExpression]): Map[String, IndexedSeq[Int]] =
-    items.indices.collect {
-      case j
-          if items(j).isInstanceOf[Alias] && !PlanTags.isImplicitName(
-            items(j).asInstanceOf[Alias]) => j
-    }.groupBy(j => nameBucket(items(j).name))
-
-  /** A key equal for any two names either resolver takes as equal (String.equalsIgnoreCase
-   *  compares characters as upper case, then as lower case); the resolver decides within it. */
-  private[lca] def nameBucket(name: String): String =
-    name.map(ch => Character.toLowerCase(Character.toUpperCase(ch)))
-
   private def meaningOf(
       session: SparkSession,
       resolver: Resolver,
       items: IndexedSeq[NamedExpression],
-      aliases: Map[String, IndexedSeq[Int]],
+      aliases: AliasNames,
       input: LogicalPlan,
       i: Int,
       c: LateralAliasCandidate): Either[Expression, Int] =
@@ -134,8 +120,7 @@ private[lca] object LateralAliasBinding {
         Left(c.attribute)
       case None =>
         val name = c.nameParts.head
-        aliases.getOrElse(nameBucket(name), IndexedSeq.empty)
-          .takeWhile(_ < i).filter(j => resolver(items(j).name, name)) match {
+        aliases.before(resolver, name, i) match {
           case Seq(j) => Right(j)
           case Seq() => Left(c.attribute)
           case many => throw ColsemErrors.ambiguousLateralAlias(
@@ -144,20 +129,4 @@ private[lca] object LateralAliasBinding {
               c.attribute.origin)
         }
     }
-
-  /** The items before item `before` that the user gave the alias `name`. */
-  def aliasesNamed(
-      resolver: Resolver,
-      items: IndexedSeq[NamedExpression],
-      name: String,
-      before: Int): Seq[Int] =
-    (0 until before).filter(j =>
-      items(j) match {
-        case a: Alias if !PlanTags.isImplicitName(a) => resolver(a.name, name)
-        case _ => false
-      })
-
-  /** `base`'s struct field the candidate names after the alias (`st.a`), or `base` itself. */
-  def field(base: Expression, c: LateralAliasCandidate): Expression =
-    c.nameParts.tail.foldLeft(base)((b, f) => UnresolvedExtractValue(b, Literal(f)))
 }

@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{
 }
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
+import io.colsem.{LateralAliasCandidate, UserQueries}
 
 /**
  * Hints-batch rule (before Resolution): in each SELECT list, wraps every name whose first part is
@@ -88,18 +88,4 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
         other.mapChildren(mark(_, names, key))
       case other => other
     }
-}
-
-/** The lateral-alias feature's settings, read once per rule application. */
-object LateralAliasConf {
-  def enabled(conf: SQLConf): Boolean =
-    ColsemConf.isEnabled(conf) && ColsemConf.LateralAliasEnabled.readFrom(conf)
-
-  /** Where else than in their own SELECT list select-list aliases are read. */
-  def extraScopes(conf: SQLConf): Seq[LateralAliasScope] =
-    ColsemConf.LateralAliasExtraScopes.readFrom(conf)
-
-  /** How names compare: as the session's case sensitivity says. */
-  def nameKey(conf: SQLConf): String => String =
-    if (conf.caseSensitiveAnalysis) identity else _.toLowerCase(java.util.Locale.ROOT)
 }

@@ -42,10 +42,9 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
     // Indexed: items(i) on a List would make this walk quadratic in the list's length.
     val items = list.toIndexedSeq
     // By name, so that each name looks at its own aliases only, not the whole list (quadratic).
-    lazy val aliases = LateralAliasBinding.aliasesByName(items)
+    lazy val aliases = AliasNames(items)
     def aliasesNamed(name: String, range: Range): Option[Int] =
-      aliases.getOrElse(LateralAliasBinding.nameBucket(name), IndexedSeq.empty)
-        .find(j => range.contains(j) && resolver(items(j).name, name))
+      aliases.named(resolver, name, range).headOption
     // Spark's ExtractGenerator puts a generator below the list, so its alias is a column every
     // item can read, an earlier one too (`SELECT col + 1 AS col2, explode(arr) AS col`).
     lazy val generatorAliases = items.collect { case a @ Alias(g, _) if isGenerator(g) => a.name }
@@ -62,7 +61,7 @@ class ReportForwardLateralAliases(session: SparkSession) extends Rule[LogicalPla
               !SparkShims.isSessionVariable(session, name)
             if (unresolvable) {
               // Suggest only the list's real input, not the columns computed for its aliases.
-              val visible = ResolveLateralAliases.visibleOutput(input)
+              val visible = ComputedAliases.visibleOutput(input)
               val shown = if (visible.size == input.output.size) operator
               else operator.withNewChildren(Seq(Project(visible, input)))
               throw ColsemErrors.forwardLateralAlias(

@@ -2,21 +2,18 @@ package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{
-  Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedFunction, UnresolvedHaving
+  Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedHaving
 }
-import org.apache.spark.sql.catalyst.expressions.{
-  Alias, Attribute, Expression, LateralColumnAliasReference, NamedExpression, Nondeterministic,
-  SubqueryExpression, UnresolvedWindowExpression, WindowExpression
-}
-import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, NamedExpression}
+
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.TreeNodeTag
+
 import org.apache.spark.sql.catalyst.trees.TreePattern.{
   LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE
 }
 
-import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, LateralAliasScope, UserQueries}
+import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
 
 /**
  * Resolution rule (last in each Resolution iteration): resolves the [[LateralAliasCandidate]]s of a
@@ -39,6 +36,9 @@ import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, LateralAlias
  */
 class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
   import ResolveLateralAliases._
+  import CallKinds.{hasAggregateCall, isNondeterministicCall}
+  import Candidates.{hasCandidate, unmark}
+  import ComputedAliases.{unwrapNamedReferences, PrivatePrefix}
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!plan.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) return plan
@@ -229,77 +229,5 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
 object ResolveLateralAliases {
 
-  /** Prefix of the names aliases are computed under below their SELECT list. */
-  val PrivatePrefix = "__colsem_lca_"
-
-  /** `plan`'s output without the columns computed for lateral aliases: the columns a name in the
-   *  SELECT list above it may mean, and so the ones an error may suggest. */
-  def visibleOutput(plan: LogicalPlan): Seq[Attribute] =
-    plan.output.filterNot(_.name.startsWith(PrivatePrefix))
-
-  /** Marks the native LateralColumnAliasReference nodes colsem puts into unaliased items only so
-   *  that Spark names those items exactly as its native support would. */
-  val NamingOnly: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.lateralAlias.namingOnly")
-
-  /** Once an item has its name, its naming-only references become the attributes they wrap. */
-  def unwrapNamedReferences(plan: LogicalPlan): LogicalPlan = plan.mapExpressions { e =>
-    if (e.exists(_.isInstanceOf[UnresolvedAlias])) e
-    else e.transformWithPruning(_.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) {
-      case r: LateralColumnAliasReference if r.getTagValue(NamingOnly).isDefined =>
-        r.ne match {
-          case a: Alias => a.child
-          case other => other
-        }
-    }
-  }
-
   private def hasStar(list: Seq[Expression]): Boolean = list.exists(_.exists(_.isInstanceOf[Star]))
-
-  private def hasCandidate(e: Expression): Boolean =
-    e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(_.isInstanceOf[LateralAliasCandidate])
-
-  /** `plan` with every candidate its plain name again, for Spark's native support. */
-  private def unmark(plan: LogicalPlan): LogicalPlan = plan.mapExpressions(unmarkExpression)
-
-  private[lca] def unmarkExpression(e: Expression): Expression = e.transform {
-    case UnresolvedAlias(c: LateralAliasCandidate, None) => c.attribute
-    case c: LateralAliasCandidate => c.attribute
-  }
-
-  private[lca] def isWindow(e: Expression): Boolean =
-    e.isInstanceOf[UnresolvedWindowExpression] || e.isInstanceOf[WindowExpression]
-
-  /** Whether an aggregate function is called other than as a window function, which makes a SELECT
-   *  list an aggregate one, as Spark's GlobalAggregates sees it: `sum(v) OVER ()` does not, an
-   *  aggregate in a window's arguments or specification (`rank() OVER (ORDER BY max(v))`) does. */
-  private[lca] def hasAggregateCall(session: SparkSession, e: Expression): Boolean = e match {
-    case w: WindowExpression =>
-      windowCallArguments(w.windowFunction).exists(hasAggregateCall(session, _)) ||
-      hasAggregateCall(session, w.windowSpec)
-    case w: UnresolvedWindowExpression =>
-      windowCallArguments(w.child).exists(hasAggregateCall(session, _))
-    case f if isAggregateCall(session, f) => true
-    case _: SubqueryExpression => false
-    case other => other.children.exists(hasAggregateCall(session, _))
-  }
-
-  /** What a window function's call reads (a resolved aggregate call is wrapped in an
-   *  AggregateExpression). */
-  private def windowCallArguments(call: Expression): Seq[Expression] = call match {
-    case ae: AggregateExpression => ae.aggregateFunction.children ++ ae.filter.toSeq
-    case other => other.children
-  }
-
-  /** Whether a (possibly still unresolved) call is to an aggregate function. */
-  private[lca] def isAggregateCall(session: SparkSession, e: Expression): Boolean = e match {
-    case _: AggregateExpression | _: AggregateFunction => true
-    case u: UnresolvedFunction =>
-      FunctionKinds.implementedBy(session, u, classOf[AggregateFunction])
-    case _ => false
-  }
-
-  private[lca] def isNondeterministicCall(session: SparkSession, e: Expression): Boolean = e match {
-    case u: UnresolvedFunction => FunctionKinds.implementedBy(session, u, classOf[Nondeterministic])
-    case resolved => !resolved.deterministic && resolved.resolved
-  }
 }

@@ -68,7 +68,7 @@ private[lca] object SubqueryAliases {
       i: Int,
       u: UnresolvedAttribute,
       scopes: Seq[LogicalPlan]): Seq[Int] = {
-    val named = LateralAliasBinding.aliasesNamed(resolver, items, u.nameParts.head, i)
+    val named = AliasNames(items).before(resolver, u.nameParts.head, i)
     if (named.isEmpty || !UnresolvableNames(session, resolver, u, scopes)) Nil else named
   }
 
@@ -92,7 +92,7 @@ private[lca] object SubqueryAliases {
             }
         }
         val outer = rewritePlan((u, column) =>
-          LateralAliasBinding.field(
+          AliasNames.field(
             OuterReference(column.withName(u.nameParts.head)),
             LateralAliasCandidate(u)))
         s.withNewPlan(if (!outer.resolved) outer

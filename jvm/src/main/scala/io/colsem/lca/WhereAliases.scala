@@ -32,7 +32,7 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * COLSEM_WINDOW_ALIAS_IN_WHERE.
  */
 private[lca] object WhereAliases {
-  import ResolveLateralAliases.{hasAggregateCall, isWindow}
+  import CallKinds.{hasAggregateCall, isWindow}
 
   /** The names in `filter`'s condition that mean an alias of `items`, each with that item. Empty
    *  until the Filter's input is resolved: until then Spark may still resolve them. */
@@ -60,7 +60,7 @@ private[lca] object WhereAliases {
       filter: Filter,
       u: UnresolvedAttribute): Seq[Int] = {
     val named =
-      LateralAliasBinding.aliasesNamed(resolver, items.toIndexedSeq, u.nameParts.head, items.size)
+      AliasNames(items.toIndexedSeq).before(resolver, u.nameParts.head, items.size)
         .filter(j => follows(u.origin, items(j).origin))
     if (named.isEmpty || !UnresolvableNames(session, resolver, u, Seq(filter.child))) Nil else named
   }
@@ -119,5 +119,5 @@ private[lca] object WhereAliases {
 
   /** An aggregate list's alias as the WHERE reads it: its expression, lateral names inlined. */
   def inline(binding: LateralAliasBinding)(c: LateralAliasCandidate, j: Int): Expression =
-    LateralAliasBinding.field(binding.inline(j), c)
+    AliasNames.field(binding.inline(j), c)
 }

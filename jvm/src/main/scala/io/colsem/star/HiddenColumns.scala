@@ -16,9 +16,6 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import io.colsem.ColsemErrors
 
-/** One reason a column may be left out of `*`, and the strategy that honours it. */
-final case class HidingMarker(strategy: String, reason: String)
-
 /**
  * A table, view or DataFrame leaf whose own columns `*` may leave out: what kind of object it is,
  * its name when it has one, its columns, and its `colsem.hidden_columns` property.

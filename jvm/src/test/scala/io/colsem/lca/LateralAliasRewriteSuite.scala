@@ -146,7 +146,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     val b = bind("SELECT y + 1 AS x, k AS y, y * 2 AS z FROM t")
     val (below, substitution) = materialize(b)
     assert(substitution.privateNames)
-    assert(levels(below) === Seq(Seq(ResolveLateralAliases.PrivatePrefix + "y")))
+    assert(levels(below) === Seq(Seq(ComputedAliases.PrivatePrefix + "y")))
     val y: Attribute = substitution.computed(1)
     assert(substitution.output(1, y).name === "y")
   }
