@@ -61,3 +61,11 @@ SELECT 0 AS a1, min(0.5) OVER (PARTITION BY A1 ORDER BY 0.5, 0.5 DESC) AS col2 F
 SELECT 5 FROM fb AS t1 GROUP BY ALL;
 
 SELECT (- 9) AS a2 FROM fc AS t1 WHERE (a2 IN (5, 8)) GROUP BY CUBE(a2);
+
+-- With the default scopes (seed 3, queries 1704, 2922): a name inside a subquery of a WHERE, which
+-- Spark resolves in the subquery's own FROM later in the analysis, is no select alias read in
+-- WHERE (colsem reported it as one before the subquery resolved).
+RESET spark.colsem.lateralAlias.extraScopes;
+SELECT 'x' FROM fb AS t1 LEFT JOIN (SELECT k AS s FROM fc AS t2 WHERE ((SELECT max(s) FROM fb AS t3) <> W)) AS t4 ON true;
+
+SELECT false, '' AS w, w AS k FROM fb AS t1 LEFT JOIN fa AS t2 USING (k, s) WHERE (((SELECT min(length(w)) FROM fc AS t3) > x) AND (NOT true)) GROUP BY _ingest, x;

@@ -51,10 +51,18 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
     plan
   }
 
+  /** The first name vanilla would find unresolved in the WHERE below a list, if it is in the
+   *  condition itself (not inside a subquery of it, whose plan Spark may not have resolved yet:
+   *  there no alias is read in any scope) and means an alias of the list. */
   private def checkWhere(items: Seq[NamedExpression], f: Filter): Unit =
     if (!f.condition.resolved && f.child.resolved) firstUnresolved(f, f.condition).foreach {
-      case (_, u: UnresolvedAttribute)
-          if WhereAliases.meanings(session, conf.resolver, items, f, u).nonEmpty =>
+      case (operator, u: UnresolvedAttribute)
+          if (operator eq f) && WhereAliases.meanings(
+            session,
+            conf.resolver,
+            items,
+            f,
+            u).nonEmpty =>
         throw outOfScope(f, u, LateralAliasScope.Where)
       case _ =>
     }
