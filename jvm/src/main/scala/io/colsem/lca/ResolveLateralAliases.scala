@@ -50,7 +50,7 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     lazy val inSubqueries = enabled && scopes.contains(LateralAliasScope.Subquery)
     // Without a candidate or a native reference, only the extra scopes can change anything.
     val marked = plan.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE) ||
-      UnresolvedOperators.existsInExpressions(plan) { case _: LateralAliasCandidate => true }
+      UnresolvedOperators.existsInExpressions(plan)(_.isInstanceOf[LateralAliasCandidate])
     if (!marked && !inWhere && !inSubqueries) return plan
     // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
     lazy val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }

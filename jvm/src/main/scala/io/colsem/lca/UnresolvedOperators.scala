@@ -1,5 +1,6 @@
 package io.colsem.lca
 
+import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
@@ -16,11 +17,11 @@ private[lca] object UnresolvedOperators {
       f(plan)
     }
 
-  /** Whether some operator's own expressions (a subquery's plan included) satisfy `p`, looked for
-   *  only in the expressions that hold an unresolved name. */
-  def existsInExpressions(plan: LogicalPlan)(p: PartialFunction[Any, Boolean]): Boolean =
+  /** Whether an expression node of some operator (its own expression trees, as the operator rules
+   *  see them; not the plans of its subqueries) satisfies `p`, looked for only where a name is
+   *  still unresolved. */
+  def existsInExpressions(plan: LogicalPlan)(p: Expression => Boolean): Boolean =
     plan.containsPattern(UNRESOLVED_ATTRIBUTE) && (
-      plan.expressions.exists(e =>
-        e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(p.applyOrElse(_, (_: Any) => false))) ||
+      plan.expressions.exists(e => e.containsPattern(UNRESOLVED_ATTRIBUTE) && e.exists(p)) ||
         plan.children.exists(existsInExpressions(_)(p)))
 }
