@@ -84,12 +84,18 @@ java:
 
 # The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
 # the build backend, test tools and the pinned linters (`make lint`).
-$(VENV)/.deps: pyproject.toml $(VERSIONS) Makefile | java
+VENV_REQUIREMENTS = "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" \
+  "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(LINT_TOOLS) $(VENV_PINS)
+# .deps records the list it installed: a changed list reinstalls, other edits of this file do not.
+ifneq '$(shell cat $(VENV)/.deps 2>/dev/null)' '$(strip $(VENV_REQUIREMENTS))'
+  $(shell rm -f $(VENV)/.deps)
+endif
+$(VENV)/.deps: pyproject.toml $(VERSIONS) | java
 	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(LINT_TOOLS) $(VENV_PINS)
-	@touch $@
+	$(PY) -m pip install --progress-bar off $(VENV_REQUIREMENTS)
+	@echo '$(strip $(VENV_REQUIREMENTS))' > $@
 
 venv: $(VENV)/.deps
 
