@@ -495,27 +495,32 @@ def items(seq):
 def names(plan):
     return [a.name() for a in items(plan.output())]
 
+def class_names(objs):
+    return [class_name(o) for o in objs]
+
 found = {}
 
-def check(fact, read):
-    """What the Delta command shows for one fact of DeltaMergeShape: what read() returns, or
-    what was there instead of the accessor the fact names."""
-    field = getattr(shape, fact)()
+def check(fact, read, show=None):
+    """Reads one fact of DeltaMergeShape (a class or field name) off the command: records what the
+    command shows for it (`show` of the value, or what stopped the read) and returns the value."""
+    name = getattr(shape, fact)()
     try:
-        found[fact] = read(field)
+        value = read(name)
     except Exception as e:
-        found[fact] = f"no {field}: " + str(e).splitlines()[0]
+        found[fact] = f"{name} not read: " + (str(e).splitlines() or [type(e).__name__])[0]
+        return []
+    found[fact] = show(value) if show else value
+    return value
 
-check("CommandClass", lambda name: class_name(command) if class_name(command) != name else "ok")
+check("CommandClass", lambda name: "ok" if class_name(command) == name else class_name(command))
 for fact in ("SourceField", "TargetField"):
     check(fact, lambda field: names(getattr(command, field)()))
-check("NotMatchedClausesField",
-      lambda field: [class_name(c) for c in items(getattr(command, field)())])
-insert = items(getattr(command, shape.NotMatchedClausesField())())[0]
-check("InsertClauseClass", lambda name: class_name(insert) if class_name(insert) != name else "ok")
-check("InsertActionsField",
-      lambda field: [class_name(a) for a in items(getattr(insert, field)())])
-actions = items(getattr(insert, shape.InsertActionsField())())
+clauses = check("NotMatchedClausesField", lambda field: items(getattr(command, field)()), class_names)
+inserts = check("InsertClauseClass", lambda name: [c for c in clauses if class_name(c) == name],
+                lambda matching: "ok" if len(matching) == 1 else class_names(clauses))
+actions = check("InsertActionsField", lambda field: items(getattr(inserts[0], field)()), class_names)
+check("ActionClass", lambda name: "ok" if actions and all(class_name(a) == name for a in actions)
+      else class_names(actions))
 check("ActionColumnField",
       lambda field: [[str(p) for p in items(getattr(a, field)())] for a in actions])
 check("ActionValueField",
@@ -553,6 +558,7 @@ def test_delta_merge_command_has_the_shape_colsem_reads(delta_merge_shape):
         ],
         "InsertClauseClass": "ok",
         "InsertActionsField": ["org.apache.spark.sql.catalyst.plans.logical.DeltaMergeAction"] * 3,
+        "ActionClass": "ok",
         # A column the insert does not set gets an action too: a NULL, which the rule looks for.
         "ActionColumnField": [["id"], ["msg"], ["extra"]],
         "ActionValueField": ["s.id", "upper(s.msg)", "CAST(NULL AS STRING) AS extra"],
