@@ -31,7 +31,10 @@ pytestmark = [
     ),
 ]
 
-SCRIPT = r'''
+# What every script here starts with (run_session_script puts it first): a session with colsem,
+# Delta's and Iceberg's extensions, Delta's catalog as the session catalog and Iceberg's Hadoop
+# catalog as `ice` (arguments: the work folder, the packages).
+SESSION = r"""
 import json, sys, traceback
 from pathlib import Path
 from pyspark.sql import SparkSession, functions as F
@@ -51,6 +54,9 @@ builder = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "f
            .config("spark.sql.catalog.ice.warehouse", str(work / "iceberg")))
 colsem.configure(builder)
 spark = builder.getOrCreate()
+"""
+
+SCRIPT = r'''
 spark.sql("CREATE NAMESPACE IF NOT EXISTS ice.db")
 spark.conf.set("spark.colsem.star.exclude", "TAGGED")
 
@@ -218,20 +224,24 @@ print("RESULT " + json.dumps(result), flush=True)
 '''
 
 
-@pytest.fixture(scope="module")
-def formats(workdir: Path) -> dict[str, list[dict]]:
-    work = workdir / "formats"
+def run_session_script(script: str, work: Path, long_running: bool = False) -> dict:
+    """SESSION, then `script`, run in `work` in a new process; its RESULT."""
     work.mkdir(exist_ok=True)
     proc = run_python(
-        SCRIPT,
+        SESSION + script,
         env={"COLSEM_AUTOREGISTER": "0"},
         args=[str(work), PACKAGES],
         timeout=900,
-        long_running=True,
+        long_running=long_running,
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, proc.stderr[-6000:]
     return json.loads(lines[-1][len("RESULT ") :])
+
+
+@pytest.fixture(scope="module")
+def formats(workdir: Path) -> dict[str, list[dict]]:
+    return run_session_script(SCRIPT, workdir / "formats", long_running=True)
 
 
 REFUSED = "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
@@ -457,3 +467,119 @@ def test_delta_merge_api_error_says_the_star_left_the_columns_out(formats):
         r"SQLSTATE: 42000.*",
         entry["message"],
     ), entry["message"]
+
+
+DELTA_MERGE_SCRIPT = r'''
+from delta.tables import DeltaTable
+
+jvm = spark._jvm
+shape = jvm.io.colsem.star.DeltaMergeShape
+
+spark.sql("CREATE TABLE target (id INT, msg STRING, extra STRING) USING delta")
+source = spark.createDataFrame([(1, "a")], "id INT, msg STRING")
+# The DataFrame execute() returns is planned from the MergeIntoCommand Delta built and ran.
+command = (DeltaTable.forName(spark, "target").alias("t").merge(source.alias("s"), "t.id = s.id")
+           .whenMatchedUpdate(set={"msg": "s.msg"})
+           .whenNotMatchedInsert(values={"id": "s.id", "msg": "upper(s.msg)"})
+           .execute()._jdf.queryExecution().analyzed())
+
+def class_name(obj):
+    return obj.getClass().getName()
+
+def is_a(obj, java_class):
+    return jvm.java.lang.Class.forName(java_class).isInstance(obj)
+
+def items(seq):
+    return [seq.apply(i) for i in range(seq.size())]
+
+def names(plan):
+    return [a.name() for a in items(plan.output())]
+
+def class_names(objs):
+    return [class_name(o) for o in objs]
+
+found = {}
+
+def check(fact, read, show=None):
+    """Reads one fact of DeltaMergeShape (a class or field name) off the command: records what the
+    command shows for it (`show` of the value, or what stopped the read) and returns the value."""
+    name = getattr(shape, fact)()
+    try:
+        value = read(name)
+    except Exception as e:
+        found[fact] = f"{name} not read: " + (str(e).splitlines() or [type(e).__name__])[0]
+        return []
+    found[fact] = show(value) if show else value
+    return value
+
+check("CommandClass", lambda name: "ok" if class_name(command) == name else class_name(command))
+for fact in ("SourceField", "TargetField"):
+    check(fact, lambda field: names(getattr(command, field)()))
+clauses = check("NotMatchedClausesField", lambda field: items(getattr(command, field)()), class_names)
+inserts = check("InsertClauseClass", lambda name: [c for c in clauses if class_name(c) == name],
+                lambda matching: "ok" if len(matching) == 1 else class_names(clauses))
+actions = check("InsertActionsField", lambda field: items(getattr(inserts[0], field)()), class_names)
+check("ActionClass", lambda name: "ok" if actions and all(class_name(a) == name for a in actions)
+      else class_names(actions))
+check("ActionColumnField",
+      lambda field: [[str(p) for p in items(getattr(a, field)())] for a in actions])
+check("ActionValueField",
+      lambda field: [getattr(a, field)().sql() if is_a(getattr(a, field)(),
+                     "org.apache.spark.sql.catalyst.expressions.Expression") else "not an expression"
+                     for a in actions])
+
+merge = shape.read(command)
+read = None
+if merge.isDefined():
+    m = merge.get()
+    read = {"source": names(m.source()), "target": names(m.target()),
+            "inserts": [[[[str(p) for p in items(a._1())], a._2().sql()] for a in items(clause)]
+                        for clause in items(m.inserts())]}
+print("RESULT " + json.dumps({"found": found, "read": read}), flush=True)
+'''
+
+
+@pytest.fixture(scope="module")
+def delta_merge_shape(workdir: Path) -> dict:
+    return run_session_script(DELTA_MERGE_SCRIPT, workdir / "delta_merge_shape")
+
+
+def test_delta_merge_command_has_the_shape_colsem_reads(delta_merge_shape):
+    """Every fact of DeltaMergeShape (the Delta classes and fields ProtectHiddenColumnsOnDeltaMerge
+    reads by name) against the MergeIntoCommand of a real DeltaTable.merge, on the Delta release
+    `make formats` installs: a release that moves one fails here naming it, rather than leaving
+    Delta's merge API unchecked."""
+    expected = {
+        "CommandClass": "ok",
+        "SourceField": ["id", "msg"],
+        "TargetField": ["id", "msg", "extra"],
+        "NotMatchedClausesField": [
+            "org.apache.spark.sql.catalyst.plans.logical.DeltaMergeIntoNotMatchedInsertClause"
+        ],
+        "InsertClauseClass": "ok",
+        "InsertActionsField": ["org.apache.spark.sql.catalyst.plans.logical.DeltaMergeAction"] * 3,
+        "ActionClass": "ok",
+        # A column the insert does not set gets an action too: a NULL, which the rule looks for.
+        "ActionColumnField": [["id"], ["msg"], ["extra"]],
+        "ActionValueField": ["s.id", "upper(s.msg)", "CAST(NULL AS STRING) AS extra"],
+    }
+    found = delta_merge_shape["found"]
+    moved = {fact: found[fact] for fact in expected if found[fact] != expected[fact]}
+    assert moved == {}, (
+        f"{version_property('formats.delta.jar')} moved what DeltaMergeShape names "
+        f"(fact: what the command has instead): {moved}"
+    )
+
+
+def test_delta_merge_command_reads_as_its_source_target_and_inserts(delta_merge_shape):
+    assert delta_merge_shape["read"] == {
+        "source": ["id", "msg"],
+        "target": ["id", "msg", "extra"],
+        "inserts": [
+            [
+                [["id"], "s.id"],
+                [["msg"], "upper(s.msg)"],
+                [["extra"], "CAST(NULL AS STRING) AS extra"],
+            ]
+        ],
+    }

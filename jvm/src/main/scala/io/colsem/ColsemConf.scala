@@ -131,7 +131,7 @@ object ColsemConf {
       "against a whole column name (for example _hoodie_.*|_change_type; prefix (?i) to ignore " +
       "case).")
 
-  val Invariants: ColsemConfEntry[String] = choice(
+  val InvariantsMode: ColsemConfEntry[String] = choice(
     "spark.colsem.invariants",
     Seq("off", "warn", "error"),
     default = "off",
@@ -142,7 +142,7 @@ object ColsemConf {
       "fails the query with COLSEM_SCHEMA_INVARIANT_VIOLATED " +
       "(or COLSEM_DUPLICATE_QUALIFIED_FIELD).")
 
-  val NamingDialect: ColsemConfEntry[String] = choice(
+  val NamingDialectName: ColsemConfEntry[String] = choice(
     "spark.colsem.naming.dialect",
     Seq("spark", "canonical", "postgres", "mysql", "sqlite"),
     default = "spark",
@@ -163,8 +163,8 @@ object ColsemConf {
     LateralAliasExtraScopes,
     StarExclude,
     StarExcludePattern,
-    NamingDialect,
-    Invariants)
+    NamingDialectName,
+    InvariantsMode)
 
   private val byKey: Map[String, ColsemConfEntry[_]] =
     all.map(e => e.key.toLowerCase(Locale.ROOT) -> e).toMap

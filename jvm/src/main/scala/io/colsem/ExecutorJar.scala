@@ -4,8 +4,6 @@ import java.io.File
 import java.net.URI
 import java.util.{Collections, WeakHashMap}
 
-import scala.util.control.NonFatal
-
 import org.apache.spark.SparkContext
 import org.apache.spark.internal.Logging
 

@@ -83,7 +83,7 @@ object Invariants extends Logging {
    *  SET/RESET with it, and those must keep working (they are planned too). */
   def mode(conf: SQLConf): Mode =
     if (!ColsemConf.isEnabled(conf)) Off
-    else ColsemConf.Invariants.readFrom(conf) match {
+    else ColsemConf.InvariantsMode.readFrom(conf) match {
       case "warn" => Warn
       case "error" => Error
       case _ => Off

@@ -31,14 +31,14 @@ object NamingDialect {
   /** Registered for views (see [[io.colsem.ColsemConfEntry.registerForViews]]): a view's body is
    *  named as it was at creation, and its stored column names still match (otherwise a view made
    *  under `postgres` fails to read with INCOMPATIBLE_VIEW_SCHEMA_CHANGE). */
-  def registerForViews(): Unit = ColsemConf.NamingDialect.registerForViews()
+  def registerForViews(): Unit = ColsemConf.NamingDialectName.registerForViews()
 
   /** The session's dialect; Spark when colsem is disabled or the value is bad (which
    *  ValidateColsemConf reports). */
   def of(conf: SQLConf): NamingDialect =
     if (!ColsemConf.isEnabled(conf)) Spark
     else {
-      val key = ColsemConf.NamingDialect.readFrom(conf).toLowerCase(Locale.ROOT)
+      val key = ColsemConf.NamingDialectName.readFrom(conf).toLowerCase(Locale.ROOT)
       all.find(_.key == key).getOrElse(Spark)
     }
 }

@@ -27,57 +27,50 @@ import io.colsem.ColsemErrors
  * both are refused when the source went through a `*` that hid the column; a source built without
  * `*`, or one that selects the column, merges as before. A SQL MERGE (or `df.mergeInto`) reaches
  * Delta through the analyzer, where [[ProtectHiddenColumnsOnMerge]] already checked its source:
- * [[HoldStarMergeSources]] marks such sources, and this rule leaves them alone.
+ * [[HoldStarMergeSources]] marks such sources, and this rule leaves them alone. Delta's command is
+ * read as [[DeltaMergeShape]] says.
  */
 object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
 
-  private val DeltaMergeCommand = "org.apache.spark.sql.delta.commands.MergeIntoCommand"
-
   override def apply(plan: LogicalPlan): Unit =
-    if (plan.getClass.getName == DeltaMergeCommand) {
-      StarExclusion.read(SQLConf.get).foreach(check(plan, _))
+    if (DeltaMergeShape.isCommand(plan)) {
+      for {
+        exclusion <- StarExclusion.read(SQLConf.get)
+        merge <- DeltaMergeShape.read(plan)
+      } check(merge, exclusion)
     }
 
-  private def check(command: LogicalPlan, exclusion: StarExclusion): Unit = {
-    // The command's fields, in the order every Delta release declares them: source, then target.
-    val plans = command.productIterator.collect { case p: LogicalPlan => p }.toSeq
-    if (plans.size < 2) return
-    val (source, target) = (plans(0), plans(1))
-    if (source.exists(_.getTagValue(HoldStarMergeSources.StatementSource).isDefined)) return
+  private def check(merge: DeltaMerge, exclusion: StarExclusion): Unit = {
+    if (merge.source.exists(_.getTagValue(HoldStarMergeSources.StatementSource).isDefined)) return
     val resolver = SQLConf.get.resolver
-    val leftOutByStar = source.collect {
+    val leftOutByStar = merge.source.collect {
       case p => p.getTagValue(ResolveColumnHidingStars.LeftOut).getOrElse(Nil)
     }.flatten
     HiddenColumns.notProvided(
-      HiddenColumns.underAliases(target),
-      source.output.map(_.name),
+      HiddenColumns.underAliases(merge.target),
+      merge.source.output.map(_.name),
       exclusion,
       resolver)
       .foreach { missing =>
         val lost = missing.columns.filter(c =>
           leftOutByStar.exists(resolver(_, c)) &&
-            insertClauses(command).exists(fillsWithNull(_, c, resolver)))
+            merge.inserts.exists(fillsWithNull(_, c, resolver)))
         if (lost.nonEmpty) {
           throw ColsemErrors.hiddenColumnsNotWrittenByDeltaMerge(missing.tableName, lost)
         }
       }
   }
 
-  /** Delta's WHEN NOT MATCHED [THEN INSERT] clauses, found by class name: Delta is not on
-   *  colsem's class path. */
-  private def insertClauses(command: LogicalPlan): Seq[Expression] =
-    command.expressions.filter(_.getClass.getSimpleName == "DeltaMergeIntoNotMatchedInsertClause")
-
-  /** Whether an insert clause sets `column` to a constant NULL (how Delta fills a column the
-   *  source lacks), or does not set it at all. */
+  /** Whether an insert clause's actions set `column` to a constant NULL (how Delta fills a column
+   *  the source lacks), or do not set it at all. */
   private def fillsWithNull(
-      clause: Expression,
+      actions: Seq[(Seq[String], Expression)],
       column: String,
       resolver: (String, String) => Boolean): Boolean = {
-    val actions = clause.children.filter(_.getClass.getSimpleName == "DeltaMergeAction")
-    val forColumn = actions.filter(_.productIterator.collectFirst { case parts: Seq[_] => parts }
-      .exists(parts => parts.size == 1 && resolver(parts.head.toString, column)))
-    forColumn.isEmpty || forColumn.exists(_.children.map(withoutAliases).forall(isNullConstant))
+    val forColumn = actions.collect {
+      case (Seq(name), value) if resolver(name, column) => value
+    }
+    forColumn.isEmpty || forColumn.exists(value => isNullConstant(withoutAliases(value)))
   }
 
   private def withoutAliases(e: Expression): Expression = e match {

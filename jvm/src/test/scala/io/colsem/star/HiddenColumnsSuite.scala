@@ -19,7 +19,7 @@ import io.colsem.shims.SparkShims
 /** Which columns a star's input hides, on hand-built resolved plans. */
 class HiddenColumnsSuite extends AnyFunSuite {
 
-  private val tagged = new MetadataBuilder().putBoolean(HiddenColumns.MetadataKey, true).build()
+  private val tagged = new MetadataBuilder().putBoolean(HiddenColumnTags.MetadataKey, true).build()
   private def col(name: String, hidden: Boolean = false) =
     AttributeReference(
       name,
@@ -39,7 +39,7 @@ class HiddenColumnsSuite extends AnyFunSuite {
       CatalogTableType.VIEW,
       CatalogStorageFormat.empty,
       new StructType(),
-      properties = Map(HiddenColumns.PropertyKey -> property)),
+      properties = Map(HiddenColumnTags.PropertyKey -> property)),
     isTempView = false,
     child)
 
@@ -102,7 +102,7 @@ class HiddenColumnsSuite extends AnyFunSuite {
   }
 
   test("listed names: comma-separated, trimmed, back-quotes removed, empties dropped") {
-    assert(HiddenColumns.listedNames(Some(" a, `b c` ,,d ")) === Seq("a", "b c", "d"))
-    assert(HiddenColumns.listedNames(None) === Seq())
+    assert(HiddenColumnTags.listedNames(Some(" a, `b c` ,,d ")) === Seq("a", "b c", "d"))
+    assert(HiddenColumnTags.listedNames(None) === Seq())
   }
 }
