@@ -2,6 +2,7 @@ package io.colsem.star
 
 import scala.util.Try
 
+import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
@@ -30,14 +31,21 @@ import io.colsem.ColsemErrors
  * [[HoldStarMergeSources]] marks such sources, and this rule leaves them alone. Delta's command is
  * read as [[DeltaMergeShape]] says.
  */
-object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) {
+object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) with Logging {
 
   override def apply(plan: LogicalPlan): Unit =
     if (DeltaMergeShape.isCommand(plan)) {
-      for {
-        exclusion <- StarExclusion.read(SQLConf.get)
-        merge <- DeltaMergeShape.read(plan)
-      } check(merge, exclusion)
+      StarExclusion.read(SQLConf.get).foreach { exclusion =>
+        DeltaMergeShape.read(plan) match {
+          case Some(merge) => check(merge, exclusion)
+          // A Delta release that moved what colsem reads: the merge runs unchecked, and says so.
+          case None => logWarning(
+              "colsem cannot read this Delta release's MergeIntoCommand (a class or field " +
+                "io.colsem.star.DeltaMergeShape names has moved): this DeltaTable.merge runs " +
+                "without the check that hidden columns are written. Please report it with your " +
+                "Delta version.")
+        }
+      }
     }
 
   private def check(merge: DeltaMerge, exclusion: StarExclusion): Unit = {
