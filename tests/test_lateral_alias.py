@@ -428,6 +428,18 @@ def _refusal(session, query: str) -> AnalysisException:
             "SUBQUERY",
             "`id`, `name`, `tags`",
         ),
+        # GROUP BY an alias or an ordinal, which Spark resolves only once the list has (fuzzer,
+        # seed 1, query 6054: the hint was missing there).
+        (
+            "SELECT s2 AS g, max(s1) AS x, EXISTS (SELECT 1 FROM t2 WHERE t2.id = x) AS e FROM t1 GROUP BY g",
+            "SUBQUERY",
+            "`id`, `name`, `tags`",
+        ),
+        (
+            "SELECT s2 AS g, max(s1) AS x, (SELECT count(*) FROM t2 WHERE t2.id < x) AS c FROM t1 GROUP BY 1",
+            "SUBQUERY",
+            "`id`, `name`, `tags`",
+        ),
     ],
 )
 def test_default_scopes_refuse_as_vanilla_with_a_hint(session, query, scope, proposal):

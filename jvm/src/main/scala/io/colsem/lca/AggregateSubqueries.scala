@@ -50,12 +50,7 @@ private[lca] object AggregateSubqueries {
       if (!passed.forall(c => grouped.exists(_.semanticEquals(c)))) return None
       a.groupingExpressions
     } else {
-      if (passed.nonEmpty || !a.groupingExpressions.forall(waitsForList)) return None
-      // Before 4.2 the items grouping sets name get new ids: the Project above could not read them.
-      if (!SparkShims.groupingSetsOverAliasesKeepItemIds && a.groupingExpressions.exists {
-            case sets: BaseGroupingSets => !sets.children.forall(_.resolved)
-            case _ => false
-          }) return None
+      if (passed.nonEmpty || !groupingLetsSubqueriesUp(a)) return None
       val renumbered = a.groupingExpressions.map(renumberOrdinals(_, others))
       if (renumbered.exists(_.isEmpty)) return None
       renumbered.flatten
@@ -76,6 +71,17 @@ private[lca] object AggregateSubqueries {
     }
     Some(Project(top, a.copy(groupingExpressions = grouping, aggregateExpressions = below)))
   }
+
+  /** Whether the list's subqueries can move above the Aggregate as far as its GROUP BY goes: it
+   *  is resolved, or resolves only once the list has ([[waitsForList]]); but before 4.2 not
+   *  grouping sets naming items, which get new ids the Project above could not read. */
+  def groupingLetsSubqueriesUp(a: Aggregate): Boolean =
+    a.groupingExpressions.forall(waitsForList) && (
+      SparkShims.groupingSetsOverAliasesKeepItemIds || !a.groupingExpressions.exists {
+        case sets: BaseGroupingSets => !sets.children.forall(_.resolved)
+        case _ => false
+      }
+    )
 
   /** A GROUP BY element Spark resolves only against a resolved list: an ordinal, a name (an
    *  alias of the list, with spark.sql.groupByAliases), or ROLLUP, CUBE, GROUPING SETS of those

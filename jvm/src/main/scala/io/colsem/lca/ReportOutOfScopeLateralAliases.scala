@@ -41,7 +41,8 @@ class ReportOutOfScopeLateralAliases(session: SparkSession) extends Rule[Logical
           case p: Project if subqueries && p.child.resolved && p.containsPattern(PLAN_EXPRESSION) =>
             checkSubqueries(p, p.projectList, p.child)
           case a: Aggregate
-              if subqueries && a.child.resolved && a.groupingExpressions.forall(_.resolved) &&
+              if subqueries && a.child.resolved && AggregateSubqueries.groupingLetsSubqueriesUp(
+                a) &&
                 a.containsPattern(PLAN_EXPRESSION) =>
             checkSubqueries(a, a.aggregateExpressions, a.child)
           case _ =>
