@@ -48,7 +48,7 @@ private[lca] final class AggregateListRewrite(
   import CallKinds.{isAggregateCall, isWindow}
   import Candidates.unmarkExpression
 
-  def apply(a: Aggregate, underHaving: Boolean): Option[LogicalPlan] = {
+  def apply(a: Aggregate, parent: AggregateParent): Option[LogicalPlan] = {
     val written =
       LateralAliasBinding(session, conf.resolver, a.aggregateExpressions.toIndexedSeq, a.child)
     // `|> AGGREGATE` items that call an aggregate function only through an alias
@@ -85,9 +85,10 @@ private[lca] final class AggregateListRewrite(
     // the list, where its Project above the Aggregate would break the plan shape Spark needs
     // (native Spark refuses these too); and everywhere under ROLLUP, CUBE or GROUPING SETS on a
     // line whose native support fails there (Spark 3.5).
-    val inlineEverywhere = (underHaving && a.aggregateExpressions.exists(_.exists(isWindow))) ||
-      (!SparkShims.nativeLateralAliasesUnderGroupingSets &&
-        a.groupingExpressions.exists(_.exists(_.isInstanceOf[BaseGroupingSets])))
+    val inlineEverywhere =
+      (parent == AggregateParent.Having && a.aggregateExpressions.exists(_.exists(isWindow))) ||
+        (!SparkShims.nativeLateralAliasesUnderGroupingSets &&
+          a.groupingExpressions.exists(_.exists(_.isInstanceOf[BaseGroupingSets])))
     def inlines(j: Int, place: Place): Boolean = place match {
       case Place.InAggregate => holdsGroupingCall(j)
       case Place.Outside => inlineEverywhere
@@ -104,19 +105,19 @@ private[lca] final class AggregateListRewrite(
     val materialized =
       if (perRow.isEmpty) Some((
         a.child,
-        Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = false)))
+        Substitution(binding, conf.resolver, Map.empty, Set.empty, ComputedNames.Own)))
       else new AliasMaterialization(session, conf.resolver).materialize(
         binding,
         a.child,
         binding.closure(perRow),
-        copies = true,
+        ListKind.Aggregate,
         nativeDepth,
         ColsemConf.LateralAliasMaxDepth.readFrom(conf))
     materialized.map { case (below, substitution) =>
       def substitute(i: Int, e: Expression, place: Place): Expression = e match {
         case c: LateralAliasCandidate => binding.meaning((i, c)) match {
             case Right(j) if place == Place.InAggregate && substitution.computed.contains(j) =>
-              substitution.value(c, j, asWritten = true)
+              substitution.value(c, j, AliasReading.AsWritten)
             case Right(j) if inlines(j, place) => AliasNames.field(binding.inline(j), c)
             case _ => c
           }

@@ -22,17 +22,18 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * Only aliases a later item uses get a level: `y` is computed in the list itself (the plans in
  * tests/sql/analyzer-results/lateral_alias.sql.out show it).
  * The aliases are computed under their own names, as Spark's native support builds them, unless
- * that could capture a name the list leaves to Spark ([[privateCopy]]). None when a level does not
- * resolve as a projection (or window functions over one): an aggregate or a generator would change
- * what the level's rows are, so such aliases are left to Spark's native support.
+ * that could capture a name the list leaves to Spark ([[privateCopy]], [[ComputedNames]]). None
+ * when a level does not resolve as a projection (or window functions over one): an aggregate or a
+ * generator would change what the level's rows are, so such aliases are left to Spark's native
+ * support.
  */
 private[lca] final class AliasMaterialization(session: SparkSession, resolver: Resolver) {
 
   /**
    * `input` with Projects computing the aliases `which` of `binding`, and the [[Substitution]] that
-   * reads them. copies: the aliases also stay in the list (an aggregate list; always private
-   * names); otherwise, in lists longer than `nativeDepth`, short plain chains may be folded into
-   * their users ([[ChainFolding]]). A chain deeper than `maxDepth` levels fails with
+   * reads them. In a projection's list longer than `nativeDepth`, short plain chains may be folded
+   * into their users ([[ChainFolding]]); see [[ListKind]]. A chain deeper than `maxDepth` levels
+   * fails with
    * COLSEM_LATERAL_ALIAS_TOO_DEEP. start: the aliases already computed below `input` (a WHERE's,
    * below its Filter), whose names and folding the new levels keep.
    */
@@ -40,15 +41,17 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       binding: LateralAliasBinding,
       input: LogicalPlan,
       which: Set[Int],
-      copies: Boolean,
+      list: ListKind,
       nativeDepth: Int,
       maxDepth: Int,
       start: Option[Substitution] = None): Option[(LogicalPlan, Substitution)] = {
-    val privateNames = start.fold(copies || shadowsOtherNames(binding, which))(_.privateNames)
+    val names = start.fold[ComputedNames](
+      if (list == ListKind.Aggregate || shadowsOtherNames(binding, which)) ComputedNames.Private
+      else ComputedNames.Own)(_.names)
     // The items' count bounds the levels' (each item at most one level deeper than the ones it
     // uses). A subquery names its alias's column, so that alias is never folded.
     val folded =
-      if (start.isEmpty && !copies && binding.items.size > nativeDepth) {
+      if (start.isEmpty && list == ListKind.Projection && binding.items.size > nativeDepth) {
         ChainFolding.folded(session, binding, which) --
           binding.inSubqueries.values.flatMap(_.values)
       } else {
@@ -66,13 +69,14 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
     val initial: Option[(LogicalPlan, Substitution)] =
       Some((
         input,
-        start.getOrElse(Substitution(binding, resolver, Map.empty, folded, privateNames))))
+        start.getOrElse(Substitution(binding, resolver, Map.empty, folded, names))))
     levels.foldLeft(initial) {
-      case (Some((below, substitution)), (_, indices)) =>
+      case (Some((below, computedBelow)), (_, indices)) =>
         val ordered = indices.sorted
+        val substitution = computedBelow.readingFolded(ordered.map((_, AliasReading.ByAttribute)))
         val pending = ordered.map { i =>
           val item = substitution.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
-          if (privateNames) privateCopy(item) else item
+          if (names == ComputedNames.Private) privateCopy(item) else item
         }
         resolveLevel(pending, below, hidden).map { case (next, attributes) =>
           (next, substitution.afterLevel(ordered, attributes, next.expressions))

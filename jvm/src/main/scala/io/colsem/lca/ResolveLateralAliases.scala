@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{
   Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedHaving
 }
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Expression, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
 
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -35,109 +35,170 @@ import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQuer
  * names back, and Spark's native support applies.
  */
 class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
-  import ResolveLateralAliases._
-  import CallKinds.{hasAggregateCall, isNondeterministicCall}
+  import CallKinds.isNondeterministicCall
   import Candidates.{hasCandidate, unmark}
   import ComputedAliases.{unwrapNamedReferences, PrivatePrefix}
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!plan.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) return plan
     // Names outside a SELECT list (WHERE, subqueries) that may mean its aliases: never marked as
-    // candidates, so only the scopes the setting names look for them.
-    lazy val enabled = LateralAliasConf.enabled(conf) && !UserQueries.changesConf(plan)
-    lazy val scopes = LateralAliasConf.extraScopes(conf)
-    lazy val inWhere = enabled && scopes.contains(LateralAliasScope.Where)
-    lazy val inSubqueries = enabled && scopes.contains(LateralAliasScope.Subquery)
+    // candidates, so only the scopes the setting names look for them. Candidates themselves are
+    // marked only where the feature is enabled (MarkLateralAliasCandidates).
+    lazy val scopes: Set[LateralAliasScope] =
+      if (LateralAliasConf.enabled(conf) && !UserQueries.changesConf(plan)) {
+        LateralAliasConf.extraScopes(conf).toSet
+      } else {
+        Set.empty
+      }
     // Without a candidate or a native reference, only the extra scopes can change anything.
     val marked = plan.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE) ||
       UnresolvedOperators.existsInExpressions(plan)(_.isInstanceOf[LateralAliasCandidate])
-    if (!marked && !inWhere && !inSubqueries) return plan
+    if (!marked && scopes.isEmpty) return plan
     // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
     lazy val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
-    val aggregateList = new AggregateListRewrite(session, conf, nativeDepth)
     plan.resolveOperatorsUpWithPruning(
       _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
-      // A WHERE naming an alias of the list above it (WhereAliases). A star cannot expand before
-      // the WHERE resolves, and then would expand over the aliases computed below the Filter: the
-      // Filter gets their expressions, as below an aggregate list.
-      case p @ Project(projectList, f: Filter) if inWhere && whereUses(projectList, f).nonEmpty =>
-        if (hasStar(projectList) || projectList.exists(hasAggregateCall(session, _)) ||
-            WhereAliases.lacksMore(f.condition, whereUses(projectList, f))) {
-          inlineWhereAliases(p, projectList, f)
-        } else {
-          rewriteProject(p, Some(f), inSubqueries).getOrElse(p)
-        }
-      case a: Aggregate
-          if inWhere && whereBelow(a).exists(whereUses(a.aggregateExpressions, _).nonEmpty) =>
-        inlineWhereAliases(a, a.aggregateExpressions, whereBelow(a).get)
-      // A star still unexpanded here would expand over the aliases computed below the list
-      // (`SELECT true AS a, a AND b, * FROM t` would list `a` twice; a ColumnHidingStar always
-      // waits one iteration): wait for Spark's ResolveReferences to expand it over the FROM input.
-      case p: Project if hasStar(p.projectList) => p
-      case a: Aggregate if hasStar(a.aggregateExpressions) => a
-      // A subquery of the list naming an earlier alias (SubqueryAliases).
-      case p @ Project(projectList, child)
-          if inSubqueries && child.resolved &&
-            !projectList.exists(hasAggregateCall(session, _)) &&
-            projectList.exists(SubqueryAliases.hasUnresolvedSubquery) &&
-            subqueryUses(projectList, child).nonEmpty =>
-        rewriteProject(p, None, inSubqueries = true).getOrElse(unmark(p))
-      // A subquery of an aggregate list naming an earlier alias (AggregateSubqueries), once the
-      // list's own lateral aliases are resolved; HAVING needs its Aggregate directly below it.
-      case a: Aggregate
-          if inSubqueries && a.child.resolved && !havingInputs.exists(_ eq a) &&
-            a.aggregateExpressions.exists(SubqueryAliases.hasUnresolvedSubquery) &&
-            !a.aggregateExpressions.exists(hasCandidate) =>
-        val uses = subqueryUses(a.aggregateExpressions, a.child)
-        val rewritten =
-          if (uses.isEmpty) None else AggregateSubqueries(session, conf.resolver, a, uses)
-        rewritten.getOrElse(
-          if (a.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) unwrapNamedReferences(a) else a)
-      // A SELECT list with an aggregate and no GROUP BY is a global aggregate that Spark's
-      // GlobalAggregates turns into an Aggregate once the list resolves: treat it as one now, or a
-      // per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
-      // computed below it, outside any aggregate.
-      case p @ Project(projectList, child)
-          if child.resolved && projectList.exists(hasCandidate) &&
-            projectList.exists(hasAggregateCall(session, _)) =>
-        aggregateList(Aggregate(Nil, projectList, child), underHaving = false).getOrElse(unmark(p))
-      case p @ Project(projectList, child) if child.resolved && projectList.exists(hasCandidate) =>
-        rewriteProject(p, None, inSubqueries).getOrElse(unmark(p))
-      case a: Aggregate if a.child.resolved && a.aggregateExpressions.exists(hasCandidate) =>
-        aggregateList(a, underHaving = havingInputs.exists(_ eq a)).getOrElse(unmark(a))
-      case other if other.childrenResolved && other.expressions.exists(hasCandidate) =>
-        unmark(other)
-      case other if other.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE) =>
-        unwrapNamedReferences(other)
+      case p: Project => resolveProject(p, new SelectList(p.projectList, p.child, scopes))
+      case a: Aggregate =>
+        def parent =
+          if (havingInputs.exists(_ eq a)) AggregateParent.Having else AggregateParent.Other
+        resolveAggregate(a, new SelectList(a.aggregateExpressions, a.child, scopes), parent)
+      case other if !SelectList.isSelectList(other) => resolveOtherOperator(other)
     }
   }
+
+  /**
+   * A SELECT list (a Project's or an Aggregate's) and what the rule's cases ask of it, each found
+   * at most once, and the cases' conditions. A star still unexpanded here would expand over the
+   * aliases computed below the list (`SELECT true AS a, a AND b, * FROM t` would list `a` twice;
+   * a ColumnHidingStar always waits one iteration): the list waits for Spark's ResolveReferences
+   * to expand it over the FROM input. A star cannot expand before the WHERE resolves, and then
+   * would expand over the aliases computed below the Filter: a WHERE naming the list's aliases is
+   * resolved first, with their expressions in the Filter.
+   */
+  private final class SelectList(
+      val items: Seq[NamedExpression],
+      val input: LogicalPlan,
+      scopes: => Set[LateralAliasScope]) {
+
+    /** The WHERE directly below the list, with its names that mean aliases of the list
+     *  ([[WhereAliases]]), when it has any and WHERE is a scope of the setting. */
+    lazy val where: Option[(Filter, Map[UnresolvedAttribute, Int])] = input match {
+      case f: Filter if scopes.contains(LateralAliasScope.Where) =>
+        Some((f, WhereAliases.uses(session, conf.resolver, items, f))).filter(_._2.nonEmpty)
+      case _ => None
+    }
+
+    lazy val hasStar: Boolean = items.exists(_.exists(_.isInstanceOf[Star]))
+    lazy val hasCandidate: Boolean = items.exists(Candidates.hasCandidate)
+    lazy val hasAggregateCall: Boolean = items.exists(CallKinds.hasAggregateCall(session, _))
+
+    /** Whether SUBQUERY is a scope of the setting, and a subquery of the list is unresolved. */
+    lazy val subqueriesMayRead: Boolean = scopes.contains(LateralAliasScope.Subquery) &&
+      items.exists(SubqueryAliases.hasUnresolvedSubquery)
+
+    /** The names in the list's subqueries that mean its aliases (SUBQUERY a scope). */
+    lazy val subqueryUses: Map[Int, SubqueryAliases.Uses] = subqueryUsesOver(input)
+
+    def subqueryUsesOver(input: LogicalPlan): Map[Int, SubqueryAliases.Uses] =
+      if (!scopes.contains(LateralAliasScope.Subquery)) Map.empty
+      else SubqueryAliases.uses(session, conf.resolver, items.toIndexedSeq, input)
+
+    def readsWhereAliases: Boolean = where.nonEmpty
+    def waitsForStar: Boolean = where.isEmpty && hasStar
+
+    /** No WHERE naming its aliases, no star to wait for, and its input resolved. */
+    def ready: Boolean = where.isEmpty && !hasStar && input.resolved
+
+    /** A list with an aggregate and no GROUP BY is a global aggregate that Spark's
+     *  GlobalAggregates turns into an Aggregate once the list resolves: treated as one now, or a
+     *  per-group reference (`SELECT true AS y, CASE WHEN y THEN 5 ELSE count(s) END`) would be
+     *  computed below it, outside any aggregate. */
+    def isGlobalAggregate: Boolean = ready && hasCandidate && hasAggregateCall
+
+    /** A projection's list whose items, or subqueries ([[SubqueryAliases]]), name its aliases. */
+    def isProjectionReadingAliases: Boolean = ready && !hasAggregateCall &&
+      (hasCandidate || (subqueriesMayRead && subqueryUses.nonEmpty))
+
+    /** An aggregate's list whose subqueries may name its aliases ([[AggregateSubqueries]]), once
+     *  its own lateral aliases are resolved; HAVING needs its Aggregate directly below it. */
+    def isAggregateWithSubqueries(parent: => AggregateParent): Boolean =
+      ready && subqueriesMayRead && parent == AggregateParent.Other && !hasCandidate
+
+    /** An aggregate's list whose items name its aliases ([[AggregateListRewrite]]). */
+    def isAggregateReadingAliases: Boolean = ready && hasCandidate
+  }
+
+  private object SelectList {
+    def isSelectList(operator: LogicalPlan): Boolean = operator match {
+      case _: Project | _: Aggregate => true
+      case _ => false
+    }
+  }
+
+  private def resolveProject(p: Project, list: SelectList): LogicalPlan = p match {
+    case _ if list.readsWhereAliases =>
+      val (f, uses) = list.where.get
+      if (list.hasStar || list.hasAggregateCall || WhereAliases.lacksMore(f.condition, uses)) {
+        inlineWhereAliases(p, list.items, f, uses)
+      } else {
+        rewriteProject(p, Some((f, uses)), list.subqueryUsesOver(f.child)).getOrElse(p)
+      }
+    case _ if list.waitsForStar => p
+    case _ if list.isGlobalAggregate =>
+      aggregateList(Aggregate(Nil, p.projectList, p.child), AggregateParent.Other)
+        .getOrElse(unmark(p))
+    case _ if list.isProjectionReadingAliases =>
+      rewriteProject(p, None, list.subqueryUses).getOrElse(unmark(p))
+    case _ => unwrapLeftovers(p)
+  }
+
+  private def resolveAggregate(
+      a: Aggregate,
+      list: SelectList,
+      parent: => AggregateParent): LogicalPlan = a match {
+    case _ if list.readsWhereAliases =>
+      val (f, uses) = list.where.get
+      inlineWhereAliases(a, list.items, f, uses)
+    case _ if list.waitsForStar => a
+    case _ if list.isAggregateWithSubqueries(parent) =>
+      val uses = list.subqueryUses
+      val rewritten =
+        if (uses.isEmpty) None else AggregateSubqueries(session, conf.resolver, a, uses)
+      rewritten.getOrElse(unwrapLeftovers(a))
+    case _ if list.isAggregateReadingAliases =>
+      aggregateList(a, parent).getOrElse(unmark(a))
+    case _ => unwrapLeftovers(a)
+  }
+
+  /** Another operator: its candidates, if any, are plain names again once its input is resolved
+   *  (only a SELECT list's are resolved here). */
+  private def resolveOtherOperator(operator: LogicalPlan): LogicalPlan =
+    if (operator.childrenResolved && operator.expressions.exists(hasCandidate)) unmark(operator)
+    else unwrapLeftovers(operator)
+
+  /** An operator left to Spark: its native references made for naming alone are unwrapped. */
+  private def unwrapLeftovers(operator: LogicalPlan): LogicalPlan =
+    if (operator.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE)) unwrapNamedReferences(operator)
+    else operator
 
   /** Native Spark's deepest lateral-alias chain: two analyzer iterations per level (49 at the
    *  default `spark.sql.analyzer.maxIterations`, 100). */
   private def nativeDepth: Int = (conf.analyzerMaxIterations - 2) / 2
 
-  private def whereBelow(a: Aggregate): Option[Filter] = a.child match {
-    case f: Filter => Some(f)
-    case _ => None
-  }
-
-  private def whereUses(items: Seq[NamedExpression], f: Filter): Map[UnresolvedAttribute, Int] =
-    WhereAliases.uses(session, conf.resolver, items, f)
-
-  private def subqueryUses(
-      items: Seq[NamedExpression],
-      input: LogicalPlan): Map[Int, SubqueryAliases.Uses] =
-    SubqueryAliases.uses(session, conf.resolver, items.toIndexedSeq, input)
+  private def aggregateList: AggregateListRewrite =
+    new AggregateListRewrite(session, conf, nativeDepth)
 
   /** An aggregate list's aliases in the WHERE below it (or a list with a star): computed per
    *  group, after the WHERE, so the Filter gets their expressions; a non-deterministic one cannot
-   *  be shared so, and stays Spark's unresolved name. */
+   *  be shared so, and stays Spark's unresolved name. uses: the condition's names meaning
+   *  aliases of `items`. */
   private def inlineWhereAliases(
       operator: LogicalPlan,
       items: Seq[NamedExpression],
-      f: Filter): LogicalPlan = {
+      f: Filter,
+      uses: Map[UnresolvedAttribute, Int]): LogicalPlan = {
     val binding = LateralAliasBinding(session, conf.resolver, items.toIndexedSeq, f.child)
-    val uses = whereUses(items, f)
     WhereAliases.checkPerRow(session, binding, uses)
     val inlined = uses.filterNot { case (_, j) =>
       binding.closure(Set(j)).exists(k =>
@@ -150,20 +211,20 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
   /** A SELECT list: the aliases its items use computed below it, the list on top reading them;
    *  None when a level does not resolve on its own (the native path then gets the plain names).
-   *  where: the unresolved WHERE below the list, whose aliases are computed below it (and its
-   *  condition reads them there), the other used aliases above it. inSubqueries: whether the
-   *  list's subqueries may read its aliases (`extraScopes` has SUBQUERY). */
+   *  where: the unresolved WHERE below the list with its names that mean the list's aliases,
+   *  which are computed below it (and its condition reads them there), the other used aliases
+   *  above it. subqueryUses: the names in the list's subqueries that mean its aliases. */
   private def rewriteProject(
       p: Project,
-      where: Option[Filter],
-      inSubqueries: Boolean): Option[LogicalPlan] = {
-    val input = where.fold(p.child)(_.child)
+      where: Option[(Filter, Map[UnresolvedAttribute, Int])],
+      subqueryUses: Map[Int, SubqueryAliases.Uses]): Option[LogicalPlan] = {
+    val input = where.fold(p.child)(_._1.child)
     val binding = LateralAliasBinding(
       session,
       conf.resolver,
       p.projectList.toIndexedSeq,
       input,
-      if (inSubqueries) subqueryUses(p.projectList, input) else Map.empty)
+      subqueryUses)
     val wanted = binding.used
     val materialization = new AliasMaterialization(session, conf.resolver)
     val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)
@@ -181,21 +242,24 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
           input,
           if (computed.isEmpty) None
           else
-            Some(Substitution(binding, conf.resolver, computed, Set.empty, privateNames = true))))
-      case Some(f) =>
-        val uses = whereUses(p.projectList, f)
+            Some(Substitution(binding, conf.resolver, computed, Set.empty, ComputedNames.Private))))
+      case Some((f, uses)) =>
         WhereAliases.checkPerRow(session, binding, uses)
-        val start = Substitution(binding, conf.resolver, Map.empty, Set.empty, privateNames = true)
+        val start =
+          Substitution(binding, conf.resolver, Map.empty, Set.empty, ComputedNames.Private)
         materialization.materialize(
           binding,
           input,
           binding.closure(uses.values.toSet),
-          copies = false,
+          ListKind.Projection,
           nativeDepth,
           maxDepth,
           Some(start)).map { case (below, substitution) =>
           val condition =
-            WhereAliases.rewrite(f.condition, uses, substitution.value(_, _, asWritten = false))
+            WhereAliases.rewrite(
+              f.condition,
+              uses,
+              substitution.value(_, _, AliasReading.ByAttribute))
           (Filter(condition, below), Some(substitution))
         }
     }
@@ -204,12 +268,20 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
         binding,
         base,
         wanted -- start.fold(Set.empty[Int])(_.computed.keySet),
-        copies = false,
+        ListKind.Projection,
         nativeDepth,
         maxDepth,
         start)
     }.map {
-      case (below, substitution) =>
+      case (below, computedBelow) =>
+        // An item without an alias is named by Spark from its text.
+        def readingOf(item: NamedExpression): AliasReading = item match {
+          case UnresolvedAlias(_, None) => AliasReading.ForNaming
+          case _ => AliasReading.ByAttribute
+        }
+        val substitution = computedBelow.readingFolded(
+          binding.items.indices.filterNot(computedBelow.computed.contains)
+            .map(i => (i, readingOf(binding.items(i)))))
         val top = binding.items.indices.map { i =>
           substitution.computed.get(i).map(substitution.output(i, _)).getOrElse(binding.items(
             i) match {
@@ -217,17 +289,11 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
                 case Right(j) => substitution.reference(c, j)
                 case Left(expr) => UnresolvedAlias(expr)
               }
-            case u @ UnresolvedAlias(_, None) =>
-              substitution.substitute(i, u, forNaming = true).asInstanceOf[NamedExpression]
-            case item => substitution.substitute(i, item).asInstanceOf[NamedExpression]
+            case item =>
+              substitution.substitute(i, item, readingOf(item)).asInstanceOf[NamedExpression]
           })
         }
         Project(top, below)
     }
   }
-}
-
-object ResolveLateralAliases {
-
-  private def hasStar(list: Seq[Expression]): Boolean = list.exists(_.exists(_.isInstanceOf[Star]))
 }

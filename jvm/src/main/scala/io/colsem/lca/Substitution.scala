@@ -1,5 +1,6 @@
 package io.colsem.lca
 
+import scala.annotation.tailrec
 import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.analysis.Resolver
@@ -14,29 +15,57 @@ import io.colsem.LateralAliasCandidate
 
 /**
  * How the items of a SELECT list read the aliases computed below it (`computed`, by item) or
- * folded into them (`folded`); `privateNames` when the computed ones are under private names.
- * `resolvedFolded`: folded aliases whose value a level has resolved, as found in that level.
+ * folded into them (`folded`), computed under `names`. `resolvedFolded`: folded aliases whose value
+ * a level has resolved, as found in that level. `level`: how many levels are computed below, which
+ * tells the folded values built for the next one from those of the levels below.
+ * `foldedValues`: the folded aliases' values built for the readers [[readingFolded]] was given.
  */
 private[lca] final case class Substitution(
     binding: LateralAliasBinding,
     resolver: Resolver,
     computed: Map[Int, Attribute],
     folded: Set[Int],
-    privateNames: Boolean,
-    resolvedFolded: Map[Int, Expression] = Map.empty) {
+    names: ComputedNames,
+    resolvedFolded: Map[Int, Expression] = Map.empty,
+    level: Int = 0,
+    foldedValues: Map[Int, Expression] = Map.empty) {
+  import AliasReading.{AsWritten, ByAttribute, ForNaming}
 
-  /** Folded aliases' expressions, each built once (a pure cache: the same value each time). */
-  private val foldedValues = mutable.HashMap.empty[Int, Expression]
-
-  /** Tells the folded values this substitution built from any other's (tags outlive a query). */
-  private val token = new Object
+  /**
+   * This substitution with the values built of the folded aliases that the items `readers` read
+   * (each item with how it reads them), and of those these values read in turn: each marked as
+   * that alias's for [[afterLevel]]. A folded alias is read by all the items of its run: built
+   * once here and shared, it is neither copied nor resolved again per item, which in a chain of N
+   * aliases folded in runs of F would be N * F nodes.
+   */
+  def readingFolded(readers: Seq[(Int, AliasReading)]): Substitution = {
+    def read(i: Int, reading: AliasReading): Set[Int] = binding.uses(i).filter(j =>
+      folded.contains(j) && (reading != ByAttribute || !resolvedFolded.contains(j)))
+    // The values read, and those their values read, in turn (the few of one run each level).
+    @tailrec def withTheirReads(needed: Set[Int], added: Set[Int]): Set[Int] =
+      if (added.isEmpty) needed
+      else {
+        val more = added.flatMap(read(_, ByAttribute)) -- needed
+        withTheirReads(needed ++ more, more)
+      }
+    val direct = readers.flatMap { case (i, reading) => read(i, reading) }.toSet
+    // A folded alias reads only earlier aliases: from the first up, each is built with the values
+    // it reads already there.
+    withTheirReads(direct, direct).toSeq.sorted.foldLeft(copy(foldedValues = Map.empty)) {
+      (built, j) =>
+        val value = built.substitute(j, binding.items(j).asInstanceOf[Alias].child)
+        val mark = Substitution.FoldedMark(binding, level, j)
+        // A value that is another alias's (`a AS x, x AS y`) keeps its first mark.
+        if (!value.getTagValue(Substitution.FoldedValue).exists(_.isOfLevel(binding, level))) {
+          value.setTagValue(Substitution.FoldedValue, mark)
+        }
+        built.copy(foldedValues = built.foldedValues + (j -> value))
+    }
+  }
 
   /**
    * After a level computed the aliases `indices` as `attributes`: reads them there, and reads each
-   * folded alias whose value the level's `expressions` contain as that resolved value. A folded
-   * alias is read by all the items of its run: resolved once and shared, it is neither copied nor
-   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F
-   * nodes.
+   * folded alias whose value the level's `expressions` contain as that resolved value.
    */
   def afterLevel(
       indices: Seq[Int],
@@ -45,27 +74,20 @@ private[lca] final case class Substitution(
     val found = mutable.LinkedHashMap.empty[Int, Expression]
     expressions.foreach(_.foreach(e =>
       e.getTagValue(Substitution.FoldedValue) match {
-        case Some((t, j)) if t eq token => found.getOrElseUpdate(j, e)
+        case Some(mark) if mark.isOfLevel(binding, level) => found.getOrElseUpdate(mark.alias, e)
         case _ =>
       }))
-    copy(computed = computed ++ indices.zip(attributes), resolvedFolded = resolvedFolded ++ found)
+    copy(
+      computed = computed ++ indices.zip(attributes),
+      resolvedFolded = resolvedFolded ++ found,
+      level = level + 1,
+      foldedValues = Map.empty)
   }
-
-  /** Folded alias j's value, built from its expression and marked as j's for [[afterLevel]]. */
-  private def foldedValue(j: Int): Expression = foldedValues.getOrElseUpdate(
-    j, {
-      val built = substitute(j, binding.items(j).asInstanceOf[Alias].child)
-      // A value that is another alias's (`a AS x, x AS y`) keeps its first mark.
-      if (!built.getTagValue(Substitution.FoldedValue).exists(_._1 eq token)) {
-        built.setTagValue(Substitution.FoldedValue, (token, j))
-      }
-      built
-    })
 
   /** Alias i, computed below the list, as the list's item i: under a private name, as its own
    *  name and expression id again, so the list's output is what it would be without colsem. */
   def output(i: Int, computedAt: Attribute): NamedExpression = binding.items(i) match {
-    case a: Alias if privateNames =>
+    case a: Alias if names == ComputedNames.Private =>
       CurrentOrigin.withOrigin(a.origin) { // errors point at the item
         Alias(computedAt, a.name)(
           a.exprId,
@@ -81,31 +103,30 @@ private[lca] final case class Substitution(
   def reference(c: LateralAliasCandidate, j: Int): NamedExpression = {
     val base = computed(j).withName(c.nameParts.head)
     if (c.nameParts.size == 1) base
-    else Alias(value(c, j, asWritten = true), c.nameParts.last)()
+    else Alias(value(c, j, AsWritten), c.nameParts.last)()
   }
 
-  /** The value a reference reads (no alias around a struct field). asWritten: the column under
-   *  the name as written, where it names an unaliased item; elsewhere under its private name,
-   *  so that every reference to it is the same attribute (CollapseProject counts references by
-   *  attribute, names included: split names would let it inline a doubling chain exponentially). */
-  def value(c: LateralAliasCandidate, j: Int, asWritten: Boolean): Expression =
+  /** The value a reference reads (no alias around a struct field), read as `reading` says: a
+   *  column is read under its computed name by attribute, so that every reference to it is the
+   *  same attribute (CollapseProject counts references by attribute, names included: split names
+   *  would let it inline a doubling chain exponentially). A folded alias's value must have been
+   *  built ([[readingFolded]]) unless read by attribute and resolved below. */
+  def value(c: LateralAliasCandidate, j: Int, reading: AliasReading): Expression =
     if (folded.contains(j)) {
-      val resolved = if (asWritten) None else resolvedFolded.get(j)
-      AliasNames.field(resolved.getOrElse(foldedValue(j)), c)
+      val resolved = if (reading == ByAttribute) resolvedFolded.get(j) else None
+      AliasNames.field(resolved.getOrElse(foldedValues(j)), c)
     } else {
       val column =
-        if (asWritten || !privateNames) computed(j).withName(c.nameParts.head) else computed(j)
+        if (reading != ByAttribute || names == ComputedNames.Own) {
+          computed(j).withName(c.nameParts.head)
+        } else {
+          computed(j)
+        }
       c.nameParts.tail.foldLeft(column: Expression)((b, f) => ExtractValue(b, Literal(f), resolver))
     }
 
-  /** `e` (part of item i) with its candidates replaced. forNaming: the item has no alias, and
-   *  Spark will name it from its text with native lateral alias references in it, so those are
-   *  put there, and unwrapped once it has its name. asWritten: see [[value]]. */
-  def substitute(
-      i: Int,
-      e: Expression,
-      forNaming: Boolean = false,
-      asWritten: Boolean = false): Expression = {
+  /** `e` (part of item i) with its candidates replaced, read as `reading` says. */
+  def substitute(i: Int, e: Expression, reading: AliasReading = ByAttribute): Expression = {
     // Native support refuses references inside a window function (its rule raises
     // LATERAL_COLUMN_ALIAS_IN_WINDOW on any native reference in one): there the column is named as
     // written instead. Outside windows an unaliased item keeps native references, as native Spark
@@ -115,11 +136,11 @@ private[lca] final case class Substitution(
         SubqueryAliases.rewrite(s, binding.inSubqueries(i), computed)
       case c: LateralAliasCandidate => binding.meaning((i, c)) match {
           case Left(expr) => expr
-          case Right(j) if forNaming && !inWindow && !folded.contains(j) =>
+          case Right(j) if reading == ForNaming && !inWindow && !folded.contains(j) =>
             val ref = LateralColumnAliasReference(reference(c, j), c.nameParts, computed(j))
             ref.setTagValue(ComputedAliases.NamingOnly, ())
             ref
-          case Right(j) => value(c, j, asWritten || forNaming)
+          case Right(j) => value(c, j, reading)
         }
       case w if CallKinds.isWindow(w) => w.mapChildren(replace(_, inWindow = true))
       case other => other.mapChildren(replace(_, inWindow))
@@ -130,7 +151,12 @@ private[lca] final case class Substitution(
 
 private[lca] object Substitution {
 
-  /** On a folded alias's value: the [[Substitution]] that built it (its token) and the alias. */
-  val FoldedValue: TreeNodeTag[(AnyRef, Int)] =
-    TreeNodeTag[(AnyRef, Int)]("colsem.lateralAlias.foldedValue")
+  /** On a folded alias's value: the alias, and the list and level it was built for (a node can
+   *  carry a mark from another query, or from a level below whose value it is). */
+  final case class FoldedMark(binding: LateralAliasBinding, level: Int, alias: Int) {
+    def isOfLevel(b: LateralAliasBinding, l: Int): Boolean = (binding eq b) && level == l
+  }
+
+  val FoldedValue: TreeNodeTag[FoldedMark] =
+    TreeNodeTag[FoldedMark]("colsem.lateralAlias.foldedValue")
 }

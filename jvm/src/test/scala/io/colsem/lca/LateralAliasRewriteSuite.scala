@@ -57,7 +57,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
       b: LateralAliasBinding,
       nativeDepth: Int = 49): (LogicalPlan, Substitution) =
     new AliasMaterialization(spark, caseInsensitiveResolution)
-      .materialize(b, input, b.used, copies = false, nativeDepth, maxDepth = 100).get
+      .materialize(b, input, b.used, ListKind.Projection, nativeDepth, maxDepth = 100).get
 
   /** The Projects below the list, bottom first, each as the names it adds to its input. */
   private def levels(plan: LogicalPlan): Seq[Seq[String]] = plan match {
@@ -131,7 +131,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     val b = bind("SELECT a + 1 AS x, x * 2 AS y, y - x AS z, x + k FROM t")
     val (below, substitution) = materialize(b)
     assert(levels(below) === Seq(Seq("x"), Seq("y")))
-    assert(!substitution.privateNames)
+    assert(substitution.names === ComputedNames.Own)
     assert(substitution.computed.keySet === Set(0, 1))
     val top = b.items.indices.map(i =>
       substitution.computed.get(i).map(substitution.output(i, _))
@@ -145,7 +145,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     // must not see the computed `y`.
     val b = bind("SELECT y + 1 AS x, k AS y, y * 2 AS z FROM t")
     val (below, substitution) = materialize(b)
-    assert(substitution.privateNames)
+    assert(substitution.names === ComputedNames.Private)
     assert(levels(below) === Seq(Seq(ComputedAliases.PrivatePrefix + "y")))
     val y: Attribute = substitution.computed(1)
     assert(substitution.output(1, y).name === "y")
@@ -169,7 +169,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
       (1 to 4000).map(i => if (i == 1) "a AS x1" else s"x${i - 1} + 1 AS x$i").mkString(", ")
     val b = bind(s"SELECT $chain FROM t")
     val (below, substitution) = new AliasMaterialization(spark, caseInsensitiveResolution)
-      .materialize(b, input, b.used, copies = false, nativeDepth = 49, maxDepth = 400).get
+      .materialize(b, input, b.used, ListKind.Projection, nativeDepth = 49, maxDepth = 400).get
     assert(levels(below).size === 3999 / 17)
     assert(levels(below).size <= ChainFolding.Levels)
     assert(substitution.folded.size === 3999 - 3999 / 17)
@@ -184,7 +184,7 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
   test("a level that does not resolve as a projection is left to Spark") {
     val b = bind("SELECT sum(a) AS s, s + 1 FROM t")
     val materialized = new AliasMaterialization(spark, caseInsensitiveResolution)
-      .materialize(b, input, b.used, copies = false, nativeDepth = 49, maxDepth = 100)
+      .materialize(b, input, b.used, ListKind.Projection, nativeDepth = 49, maxDepth = 100)
     assert(materialized.isEmpty)
   }
 }
