@@ -117,8 +117,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     def isGlobalAggregate: Boolean = ready && hasCandidate && hasAggregateCall
 
     /** A projection's list whose items, or subqueries ([[SubqueryAliases]]), name its aliases. */
-    def isProjectionReadingAliases: Boolean = ready && !hasAggregateCall &&
-      (hasCandidate || (subqueriesMayRead && subqueryUses.nonEmpty))
+    def isProjectionReadingAliases: Boolean = ready &&
+      (hasCandidate || (subqueriesMayRead && subqueryUses.nonEmpty)) && !hasAggregateCall
 
     /** An aggregate's list whose subqueries may name its aliases ([[AggregateSubqueries]]), once
      *  its own lateral aliases are resolved; HAVING needs its Aggregate directly below it. */
