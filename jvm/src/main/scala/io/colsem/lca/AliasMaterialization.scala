@@ -33,9 +33,8 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
    * `input` with Projects computing the aliases `which` of `binding`, and the [[Substitution]] that
    * reads them. In a projection's list longer than `nativeDepth`, short plain chains may be folded
    * into their users ([[ChainFolding]]); see [[ListKind]]. A chain deeper than `maxDepth` levels
-   * fails with
-   * COLSEM_LATERAL_ALIAS_TOO_DEEP. start: the aliases already computed below `input` (a WHERE's,
-   * below its Filter), whose names and folding the new levels keep.
+   * fails with COLSEM_LATERAL_ALIAS_TOO_DEEP. start: the aliases already computed below `input` (a
+   * WHERE's, below its Filter), whose names and folding the new levels keep.
    */
   def materialize(
       binding: LateralAliasBinding,
