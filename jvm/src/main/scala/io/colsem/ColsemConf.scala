@@ -67,6 +67,20 @@ object LateralAliasScope {
   val all: Seq[LateralAliasScope] = Seq(Where, Subquery)
 }
 
+/** A strategy by which `*` leaves columns out (`spark.colsem.star.exclude`). */
+sealed abstract class StarStrategy(val name: String)
+
+object StarStrategy {
+
+  /** Columns a table or view property, or their field metadata, names as hidden. */
+  case object Tagged extends StarStrategy("TAGGED")
+
+  /** Columns whose name matches `spark.colsem.star.excludePattern`. */
+  case object Pattern extends StarStrategy("PATTERN")
+
+  val all: Seq[StarStrategy] = Seq(Tagged, Pattern)
+}
+
 /** Every `spark.colsem.*` key, with its doc and default. Nothing else defines a key. */
 object ColsemConf {
   val Prefix = "spark.colsem."
@@ -115,10 +129,10 @@ object ColsemConf {
       "list (`SELECT s1 AS x, (SELECT max(v) FROM u WHERE u.k < x) FROM t`). A name any column " +
       "in scope resolves keeps Spark's meaning either way.")
 
-  val StarExclude: ColsemConfEntry[Seq[String]] = namedList(
+  val StarExclude: ColsemConfEntry[Seq[StarStrategy]] = namedList(
     "spark.colsem.star.exclude",
-    Seq("TAGGED", "PATTERN"),
-    (s: String) => s,
+    StarStrategy.all,
+    (s: StarStrategy) => s.name,
     "Which columns `*` and `t.*` leave out, as a comma list of strategies (empty: every column, " +
       "as vanilla Spark). TAGGED: columns named by the table or view property " +
       "colsem.hidden_columns, or whose field metadata has colsem.hidden = true. PATTERN: columns " +

@@ -53,7 +53,7 @@ class ColsemConfSuite extends AnyFunSuite {
       confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged"))
     assert(ColsemConf.StarExclude.readFrom(
       confWith("spark.colsem.star.exclude" -> " tagged , PATTERN,tagged")) ===
-      Seq("TAGGED", "PATTERN"))
+      Seq(StarStrategy.Tagged, StarStrategy.Pattern))
   }
 
   test("extraScopes: a comma list of scopes, empty by default, a bad entry refused") {

@@ -12,7 +12,7 @@ import org.apache.spark.sql.execution.datasources.{FileFormat, HadoopFsRelation,
 import org.apache.spark.sql.execution.colsem.SessionCatalogTables
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-import io.colsem.ColsemErrors
+import io.colsem.{ColsemErrors, StarStrategy}
 
 /**
  * A table, view or DataFrame leaf whose own columns `*` may leave out: what kind of object it is,
@@ -50,13 +50,13 @@ final case class ColumnSource(
     output.map { a =>
       val byProperty = listedKeys.contains(key(a.name)).option(
         HidingMarker(
-          StarExclusion.Tagged,
+          StarStrategy.Tagged,
           s"${kind.toLowerCase(Locale.ROOT)} property ${HiddenColumnTags.PropertyKey}"))
       val byMetadata = HiddenColumnTags.taggedByMetadata(a).option(
-        HidingMarker(StarExclusion.Tagged, s"field metadata ${HiddenColumnTags.MetadataKey}"))
+        HidingMarker(StarStrategy.Tagged, s"field metadata ${HiddenColumnTags.MetadataKey}"))
       val byPattern = pattern.filter(_.matcher(a.name).matches()).map(p =>
         HidingMarker(
-          StarExclusion.PatternStrategy,
+          StarStrategy.Pattern,
           s"name matches spark.colsem.star.excludePattern '${p.pattern}'"))
       a -> (byProperty ++ byMetadata ++ byPattern).toSeq
     }

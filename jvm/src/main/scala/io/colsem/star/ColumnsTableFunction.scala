@@ -41,7 +41,7 @@ object ColumnsTableFunction {
       source.markers(StarExclusion.configuredPattern(conf), conf.resolver).zipWithIndex.map {
         case ((column, markers), i) =>
           val reasons = markers.map(m =>
-            s"${m.reason} (${m.strategy}${if (exclusion.isOn(m.strategy)) "" else ", off"})")
+            s"${m.reason} (${m.strategy.name}${if (exclusion.isOn(m.strategy)) "" else ", off"})")
           InternalRow(
             i + 1,
             UTF8String.fromString(column.name),

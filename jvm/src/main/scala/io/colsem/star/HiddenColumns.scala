@@ -7,6 +7,8 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.catalyst.trees.Origin
 
+import io.colsem.StarStrategy
+
 /**
  * Which columns of a star's input `*` leaves out. As in Flink, only columns that come straight
  * from a table, view or DataFrame are candidates: the walk passes through the operators of the
@@ -48,7 +50,7 @@ object HiddenColumns {
     walk(input).getOrElse {
       // A DataFrame's own top operator (`df.select("*")` on a projection, aggregate, union...):
       // only columns it tags itself are hidden.
-      if (!exclusion.tagged) Set.empty
+      if (!exclusion.isOn(StarStrategy.Tagged)) Set.empty
       else input.output.filter(HiddenColumnTags.taggedByMetadata).map(_.exprId).toSet
     }
   }

@@ -1,4 +1,6 @@
 package io.colsem.star
 
+import io.colsem.StarStrategy
+
 /** One reason a column may be left out of `*`, and the strategy that honours it. */
-final case class HidingMarker(strategy: String, reason: String)
+final case class HidingMarker(strategy: StarStrategy, reason: String)

@@ -14,6 +14,7 @@ import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.types.{IntegerType, MetadataBuilder, StructType}
 import org.scalatest.funsuite.AnyFunSuite
 
+import io.colsem.StarStrategy
 import io.colsem.shims.SparkShims
 
 /** Which columns a star's input hides, on hand-built resolved plans. */
@@ -51,14 +52,16 @@ class HiddenColumnsSuite extends AnyFunSuite {
     plan.output.filter(a => ids.contains(a.exprId)).map(_.name).toSet
   }
 
-  private val taggedOnly = StarExclusion(tagged = true, patternText = None)
-  private val patternOnly = StarExclusion(tagged = false, patternText = Some("_row.*"))
+  private val taggedOnly = StarExclusion(Set(StarStrategy.Tagged), patternText = None)
+  private val patternOnly = StarExclusion(Set(StarStrategy.Pattern), patternText = Some("_row.*"))
 
   test("metadata tags need TAGGED; the pattern needs PATTERN and matches whole names") {
     assert(hidden(frame, taggedOnly) === Set("_seq"))
     assert(hidden(frame, patternOnly) === Set("_row_id"))
-    assert(hidden(frame, StarExclusion(tagged = false, patternText = Some("row"))) === Set())
-    assert(hidden(frame, StarExclusion(tagged = true, patternText = Some("_row.*"))) ===
+    assert(hidden(
+      frame,
+      StarExclusion(Set(StarStrategy.Pattern), patternText = Some("row"))) === Set())
+    assert(hidden(frame, StarExclusion(StarStrategy.all.toSet, patternText = Some("_row.*"))) ===
       Set("_seq", "_row_id"))
   }
 
