@@ -35,6 +35,8 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             Python process and rows/s; colsem = colsem.respond_iter, vanilla = toLocalIterator +
             json.dumps per row by hand. Run at 1M and 10M rows: a flat peak RSS is the memory bound.
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
+`--only costs` runs colsem's processes alone, each measuring the two cost targets only: same_jvm
+and the lateral chains against their alias-free twins (bench/results/latest-costs.{json,md}).
 `--quick` runs everything once, on the first QUICK_QUERIES TPC-DS queries and small responses (CI
 keeps the script working; no timing is asserted); `--queries N` limits a full run the same way.
 """
@@ -90,8 +92,10 @@ def worker(
     limit: int = 0,
     chains: Sequence[int] = CHAINS,
     shape_rows: int = SHAPE_ROWS,
+    costs_only: bool = False,
 ) -> dict[str, float]:
-    """One process: time start-up, then TPC-DS analysis. Prints one JSON line."""
+    """One process: time start-up, then TPC-DS analysis. Prints one JSON line. costs_only: the
+    two cost targets alone (same_jvm, and the chains against their alias-free twins)."""
     started = time.perf_counter()
     from pyspark.sql import SparkSession
 
@@ -116,6 +120,11 @@ def worker(
         for stmt in corpus.create_statements():
             spark.sql(stmt)
         queries = corpus.queries()[: limit or None]
+        if costs_only:
+            result.update(same_jvm_analysis(spark, queries, iterations))
+            result.update(chain_benchmarks(spark, iterations, chains, native=False))
+            spark.stop()
+            return result
         total = 0.0
         for path in queries:
             sql = path.read_text()
@@ -325,6 +334,15 @@ def alias_free_query(n: int) -> str:
 def lateral_alias_benchmarks(
     spark, iterations: int, chains: Sequence[int], native: bool
 ) -> dict[str, float]:
+    out = chain_benchmarks(spark, iterations, chains, native)
+    out.update(runtime_benchmarks(spark, iterations))
+    return out
+
+
+def chain_benchmarks(
+    spark, iterations: int, chains: Sequence[int], native: bool
+) -> dict[str, float]:
+    """Analysis of each chain length; colsem's alternating with the chain's alias-free twin."""
     out: dict[str, float] = {}
 
     def analyze(query: str) -> Callable[[], Any]:
@@ -352,6 +370,13 @@ def lateral_alias_benchmarks(
                 best[name] = min(best[name], timed(fn, 1))
         out[f"lca_chain_{n}_s"] = best["chain"]
         out[f"lca_free_{n}_s"] = best["free"]
+    return out
+
+
+def runtime_benchmarks(spark, iterations: int) -> dict[str, float]:
+    """A lateral-alias query against its hand-inlined form over RUNTIME_ROWS rows, and how often a
+    Python UDF behind an alias used three times runs."""
+    out: dict[str, float] = {}
     lateral = (
         f"SELECT sum(c) FROM (SELECT id * 2 AS a, a + 1 AS b, b * 3 AS c "
         f"FROM range({RUNTIME_ROWS}))"
@@ -601,8 +626,21 @@ def run_worker(name: str, args: list[str]) -> dict[str, float]:
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode != 0 or not lines:
-        raise SystemExit(f"{name} worker failed:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{name} worker failed (exit {proc.returncode}):\n{failure(proc.stderr)}")
     return json.loads(lines[-1])
+
+
+def failure(stderr: str) -> str:
+    """What a failed worker's stderr says: the error lines (a Java error's class and message
+    included, which its long stack trace would push out of a plain tail) and the last lines."""
+    lines = stderr.splitlines()
+    errors = [
+        line
+        for line in lines
+        if not line.startswith(("\tat ", "\t... "))
+        and any(w in line for w in ("Error", "Exception", "error:"))
+    ]
+    return "\n".join(["errors:"] + errors[-20:] + ["last lines:"] + lines[-20:])
 
 
 def respond_benchmarks(quick: bool) -> list[dict[str, object]]:
@@ -680,11 +718,17 @@ def chain_results(
 
 
 def run_mode(
-    mode: str, iterations: int, limit: int, chains: Sequence[int], shape_rows: int
+    mode: str,
+    iterations: int,
+    limit: int,
+    chains: Sequence[int],
+    shape_rows: int,
+    costs_only: bool = False,
 ) -> dict[str, float]:
     return run_worker(
         mode,
-        [
+        (["--costs-only"] if costs_only else [])
+        + [
             "--worker",
             mode,
             "--iterations",
@@ -803,10 +847,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=3, help="analyses per query per process")
     parser.add_argument(
         "--only",
-        choices=["all", "analysis", "respond"],
+        choices=["all", "analysis", "respond", "costs"],
         default="all",
-        help="run only the analysis/lateral-alias benchmarks or only the response streaming ones",
+        help="run only the analysis/lateral-alias benchmarks, only the response streaming ones, "
+        "or only the two cost targets in colsem's processes (same_jvm; the chains against their "
+        "alias-free twins)",
     )
+    parser.add_argument("--costs-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
     parser.add_argument("--respond-worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
     parser.add_argument("--rows", type=int, default=0, help=argparse.SUPPRESS)
@@ -816,7 +863,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         chains = [int(n) for n in args.chains.split(",")]
         print(
-            json.dumps(worker(args.worker, args.iterations, args.queries, chains, args.shape_rows)),
+            json.dumps(
+                worker(
+                    args.worker,
+                    args.iterations,
+                    args.queries,
+                    chains,
+                    args.shape_rows,
+                    args.costs_only,
+                )
+            ),
             flush=True,
         )
         return 0
@@ -836,11 +892,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     samples: dict[str, list[dict[str, float]]] = {"vanilla": [], "colsem": []}
     for i in range(runs):
-        for mode in ("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla"):
+        modes = ("vanilla", "colsem") if i % 2 == 0 else ("colsem", "vanilla")
+        # The cost targets are measured inside colsem's processes (a vanilla session beside).
+        for mode in ("colsem",) if args.only == "costs" else modes:
             t0 = time.perf_counter()
             samples[mode].append(
                 run_mode(
-                    mode, iterations, limit, chains, QUICK_SHAPE_ROWS if args.quick else SHAPE_ROWS
+                    mode,
+                    iterations,
+                    limit,
+                    chains,
+                    QUICK_SHAPE_ROWS if args.quick else SHAPE_ROWS,
+                    costs_only=args.only == "costs",
                 )
             )
             print(
@@ -905,7 +968,11 @@ def main(argv: list[str] | None = None) -> int:
                 "ratio": _num(ratio, 3),
             }
         )
-    chain_report = chain_results(samples, chains, iterations, args.out) if samples["colsem"] else {}
+    chain_report = (
+        chain_results(samples, chains, iterations, args.out)
+        if samples["colsem"] and samples["vanilla"]
+        else {}
+    )
     if "ratio" in chain_report:
         first, last, target = CHAIN_RATIO
         benchmarks.append(
