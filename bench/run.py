@@ -80,6 +80,7 @@ CHAIN_RATIO = (1000, 10_000, 12.0)  # (from, to, target): analysis time grows li
 # A chain of N aliases against the alias-free list of N items, and colsem's default settings
 # against a vanilla session on TPC-DS in one JVM (issue 33's targets).
 CHAIN_COST_TARGET = 2.0
+WORKER_HEAP = "4g"  # each worker JVM's heap (spark.driver.memory)
 SAME_JVM_TARGET = 1.01
 QUICK_RESPOND_ROWS = (20_000,)  # one size: --quick keeps the script working (CI)
 SHAPE_ROWS = 2_000_000  # input rows of the lateral-alias shape benchmarks (LATERAL_SHAPES)
@@ -102,6 +103,10 @@ def worker(
     with tempfile.TemporaryDirectory(prefix="colsem-bench-") as tmp:
         builder = (
             SparkSession.builder.master("local[1]")
+            # A 10,000-alias chain's analyzed plan passes about a million column references up
+            # its levels: at Spark's default 1g, analyzing it after the rest of a full run ran out
+            # of heap. Both modes get the same.
+            .config("spark.driver.memory", WORKER_HEAP)
             .config("spark.ui.enabled", "false")
             .config("spark.sql.warehouse.dir", f"{tmp}/warehouse")
             .config("spark.sql.catalogImplementation", "in-memory")
