@@ -80,8 +80,8 @@ CHAIN_RATIO = (1000, 10_000, 12.0)  # (from, to, target): analysis time grows li
 # A chain of N aliases against the alias-free list of N items, and colsem's default settings
 # against a vanilla session on TPC-DS in one JVM (issue 33's targets).
 CHAIN_COST_TARGET = 2.0
-WORKER_HEAP = "4g"  # each worker JVM's heap (spark.driver.memory)
 SAME_JVM_TARGET = 1.01
+WORKER_HEAP = "4g"  # each worker JVM's heap (spark.driver.memory)
 QUICK_RESPOND_ROWS = (20_000,)  # one size: --quick keeps the script working (CI)
 SHAPE_ROWS = 2_000_000  # input rows of the lateral-alias shape benchmarks (LATERAL_SHAPES)
 QUICK_SHAPE_ROWS = 100_000
