@@ -49,10 +49,11 @@ SMOKE_TESTS := tests/test_ways_in.py \
   tests/test_spark_internals.py
 # The wide suite (`make wide SPARK=<line>`, CI's run on 4.0 and 4.2): the smoke suite, every golden
 # file (with the line's own results under tests/sql/results/<line>/) and the feature suites whose
-# plans differ between lines' analyzers: lateral-alias shapes, star, naming, responses, invariants.
+# plans differ between lines' analyzers: lateral-alias shapes, star, naming, responses, invariants,
+# and colsem on streams and in declarative pipelines.
 WIDE_TESTS := tests/test_ways_in.py tests/test_spark_internals.py tests/test_golden.py \
   tests/test_lateral_alias_shapes.py tests/test_star.py tests/test_naming.py tests/test_respond.py \
-  tests/test_invariants.py
+  tests/test_invariants.py tests/test_streaming.py tests/test_pipelines.py
 
 .PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
 
@@ -83,9 +84,11 @@ java:
 	  echo "Java 17+ is required, found: $$(java -version 2>&1 | head -1). apt-get install openjdk-17-jdk-headless"; exit 1; }
 
 # The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
-# the build backend, test tools and the pinned linters (`make lint`).
+# the build backend, test tools (pyyaml: what `spark-pipelines` needs, as pyspark[pipelines] from
+# 4.1 would install) and the pinned linters (`make lint`).
 VENV_REQUIREMENTS = "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" \
-  "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" twine $(LINT_TOOLS) $(VENV_PINS)
+  "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" "pyyaml>=6" twine $(LINT_TOOLS) \
+  $(VENV_PINS)
 # .deps records the list it installed: a changed list reinstalls, other edits of this file do not.
 ifneq '$(shell cat $(VENV)/.deps 2>/dev/null)' '$(strip $(VENV_REQUIREMENTS))'
   $(shell rm -f $(VENV)/.deps)

@@ -37,9 +37,35 @@ def _patch(module) -> None:  # type: ignore[no-untyped-def]
     builder_class.getOrCreate = getOrCreate
 
 
+class _PatchingLoader:
+    """pyspark.sql.session's own loader, patching the module once it has run. A wrapper, not a
+    change to the loader: a zip's loader (spark-submit puts pyspark.zip on the path) is shared by
+    every module in the zip."""
+
+    def __init__(self, loader) -> None:  # type: ignore[no-untyped-def]
+        self._loader = loader
+
+    def create_module(self, spec):  # type: ignore[no-untyped-def]
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:  # type: ignore[no-untyped-def]
+        self._loader.exec_module(module)
+        try:
+            _patch(module)
+        except Exception as exc:  # never break pyspark's import
+            import warnings
+
+            warnings.warn(
+                f"colsem could not install its automatic registration: {exc}", stacklevel=1
+            )
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self._loader, name)
+
+
 class _SessionModuleFinder:
-    """Finds nothing itself; when pyspark.sql.session is being imported, makes its loader patch
-    the module right after it executes."""
+    """Finds nothing itself; when pyspark.sql.session is being imported, gives its spec a loader
+    that patches the module right after it executes."""
 
     def find_spec(self, fullname, path, target=None):  # type: ignore[no-untyped-def]
         if fullname != TARGET:
@@ -48,21 +74,7 @@ class _SessionModuleFinder:
         spec = PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return spec
-        loader = spec.loader
-        execute = loader.exec_module
-
-        def exec_module(module) -> None:  # type: ignore[no-untyped-def]
-            execute(module)
-            try:
-                _patch(module)
-            except Exception as exc:  # never break pyspark's import
-                import warnings
-
-                warnings.warn(
-                    f"colsem could not install its automatic registration: {exc}", stacklevel=1
-                )
-
-        loader.exec_module = exec_module  # type: ignore[method-assign]
+        spec.loader = _PatchingLoader(spec.loader)
         return spec
 
 

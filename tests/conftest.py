@@ -3,6 +3,7 @@ warehouse, and a runner for the tests that need a fresh JVM (static confs, spark
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -174,6 +175,23 @@ def stop_server(server: subprocess.Popen, log) -> None:
     except subprocess.TimeoutExpired:
         server.kill()
     log.close()
+
+
+@contextlib.contextmanager
+def local_connect_port() -> Iterator[None]:
+    """Held while a test runs a Spark Connect server PySpark starts itself on the default port
+    15002 (`remote("local")`, every `spark-pipelines run`): their clients always connect there
+    (only SPARK_TESTING, which also turns on Spark's test-only checks, moves them), so the test
+    processes take turns instead of failing with a BindException."""
+    import fcntl
+    import tempfile
+
+    with open(Path(tempfile.gettempdir()) / "colsem-tests-connect-15002.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def result_of(proc: subprocess.CompletedProcess) -> dict:

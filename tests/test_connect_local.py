@@ -8,7 +8,13 @@ from __future__ import annotations
 import colsem
 import pytest
 from colsem._configure import Target, autoconfigure, session_target
-from conftest import SESSION_PRELUDE, connect_server_package, result_of, run_python
+from conftest import (
+    SESSION_PRELUDE,
+    connect_server_package,
+    local_connect_port,
+    result_of,
+    run_python,
+)
 from golden import running_line
 
 SPARK_4 = running_line() != "3.5"
@@ -27,6 +33,12 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     ):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
+
+
+@pytest.fixture(autouse=True)
+def one_local_server_at_a_time():
+    with local_connect_port():
+        yield
 
 
 def _builder(options: dict[str, str]):

@@ -5,14 +5,25 @@ import java.util.Locale
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.catalog.{CatalogTable, HiveTableRelation}
+import org.apache.hadoop.fs.Path
+
 import org.apache.spark.sql.catalyst.expressions.Attribute
-import org.apache.spark.sql.catalyst.plans.logical.{CTERelationRef, LeafNode, LogicalPlan, View}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  CTERelationRef, LeafNode, LogicalPlan, SubqueryAlias, View
+}
+import org.apache.spark.sql.catalyst.streaming.StreamingRelationV2
 import org.apache.spark.sql.catalyst.trees.Origin
-import org.apache.spark.sql.execution.datasources.{FileFormat, HadoopFsRelation, LogicalRelation}
+import org.apache.spark.sql.catalyst.types.DataTypeUtils
+import org.apache.spark.sql.connector.catalog.Table
+import org.apache.spark.sql.execution.datasources.{
+  DataSource, FileFormat, HadoopFsRelation, LogicalRelation
+}
+import org.apache.spark.sql.connect.colsem.PipelineDatasets
 import org.apache.spark.sql.execution.colsem.SessionCatalogTables
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import io.colsem.{ColsemErrors, StarStrategy}
+import io.colsem.shims.StreamingSources
 
 /**
  * A table, view or DataFrame leaf whose own columns `*` may leave out: what kind of object it is,
@@ -70,28 +81,83 @@ final case class ColumnSource(
 object ColumnSource {
 
   /** The source a plan node is, if it is one. A CTE reference is not: its columns were selected
-   *  explicitly by the CTE's query. */
+   *  explicitly by the CTE's query. A stream of a table is that table, as FLIP-348's
+   *  BATCH_STREAMING asks: `*` over `readStream.table(t)` leaves out what `*` over `t` does. */
   def of(plan: LogicalPlan): Option[ColumnSource] = plan match {
-    case v: View =>
-      Some(ColumnSource(
-        "VIEW",
-        Some(v.desc.identifier.unquotedString),
-        v.output,
-        v.desc.properties.get(HiddenColumnTags.PropertyKey)))
+    case v: View if v.isTempView && v.desc.viewText.isEmpty =>
+      // A DataFrame's temp view (`createOrReplaceTempView`) names that DataFrame: a view of a
+      // table or of a stream of it is the table.
+      of(underAliases(v.child)).orElse(Some(view(v)))
+    case v: View => Some(view(v))
     case r: LogicalRelation =>
       Some(r.catalogTable.map(table(_, r.output)).getOrElse(tableAtPath(r)))
     case r: HiveTableRelation => Some(table(r.tableMeta, r.output))
-    case r: DataSourceV2Relation =>
-      Some(ColumnSource(
-        "TABLE",
-        Some(r.table.name()),
-        r.output,
-        Option(r.table.properties().get(HiddenColumnTags.PropertyKey))))
+    case r: DataSourceV2Relation => Some(dsv2Table(r.table, r.output))
+    case r: StreamingRelationV2 => Some(dsv2Table(r.table, r.output))
     case _: CTERelationRef => None
-    case leaf: LeafNode => Some(ColumnSource("DATAFRAME", None, leaf.output, None))
+    case leaf: LeafNode =>
+      Some(StreamingSources.dataSource(leaf).map(stream(_, leaf.output)).getOrElse(
+        ColumnSource("DATAFRAME", None, leaf.output, None)))
     case _ => None
   }
 
+  /**
+   * A DataFrame leaf under a table's name: how a Declarative Pipeline shows a flow another dataset
+   * of the pipeline while it resolves its graph (an empty stand-in of the dataset's inferred
+   * schema), carrying the properties the pipeline declares for that dataset. At execution the
+   * flow reads the catalog table, which has them: without this, `*` would keep a hidden column
+   * when the pipeline creates the flow's table and leave it out when the flow writes to it.
+   *
+   * {{{
+   *   graph resolution:  SubqueryAlias spark_catalog.default.events     declared: hidden _ts
+   *                      +- LocalRelation <empty>, [id, v, _ts]
+   *   execution:         SubqueryAlias spark_catalog.default.events
+   *                      +- Relation [id, v, _ts] parquet               property: hidden _ts
+   * }}}
+   */
+  def named(nameParts: Seq[String], leaf: LeafNode, resolver: Resolver): Option[ColumnSource] =
+    of(leaf).filter(_.hiddenProperty.isEmpty).flatMap { frame =>
+      PipelineDatasets.declaredProperty(nameParts, HiddenColumnTags.PropertyKey, resolver).map(
+        p => frame.copy(kind = "TABLE", name = Some(nameParts.mkString(".")), hiddenProperty = Some(p)))
+    }
+
+  /** The target of a write known only by its catalog entry (a stream's `toTable`). */
+  def ofCatalogTable(t: CatalogTable): ColumnSource = table(t, DataTypeUtils.toAttributes(t.schema))
+
+  /** The target of a write known only as a DSv2 table (a stream's `toTable` of an Iceberg table). */
+  def ofTable(t: Table): ColumnSource =
+    dsv2Table(t, DataSourceV2Relation.create(t, None, None).output)
+
+  private def underAliases(plan: LogicalPlan): LogicalPlan = plan match {
+    case SubqueryAlias(_, child) => underAliases(child)
+    case other => other
+  }
+
+  private def view(v: View): ColumnSource =
+    ColumnSource(
+      "VIEW",
+      Some(v.desc.identifier.unquotedString),
+      v.output,
+      v.desc.properties.get(HiddenColumnTags.PropertyKey))
+
+  private def dsv2Table(t: Table, output: Seq[Attribute]): ColumnSource =
+    ColumnSource(
+      "TABLE",
+      Some(t.name()),
+      output,
+      Option(t.properties()).flatMap(p => Option(p.get(HiddenColumnTags.PropertyKey))))
+
+  /** A stream through a DSv1 source: of a catalog table (`readStream.table`), or of a folder a
+   *  format keeps as a table (`readStream.format("delta").load(path)`). */
+  private def stream(source: DataSource, output: Seq[Attribute]): ColumnSource =
+    source.catalogTable.map(table(_, output)).getOrElse {
+      val paths = source.options.get("path").toSeq ++ source.paths
+      paths.distinct match {
+        case Seq(path) if !isSparkFileFormatName(source.className) =>
+          atPath(new Path(path), output)
+        case _ => ColumnSource("DATAFRAME", None, output, None)
+      }
+    }
   private def table(t: CatalogTable, output: Seq[Attribute]): ColumnSource =
     ColumnSource(
       "TABLE",
@@ -109,27 +175,34 @@ object ColumnSource {
    *   spark_catalog.loadTable(delta.`/data/events`)   properties colsem.hidden_columns=_ts
    * }}}
    */
-  private def tableAtPath(r: LogicalRelation): ColumnSource = {
-    val dataFrame = ColumnSource("DATAFRAME", None, r.output, None)
+  private def tableAtPath(r: LogicalRelation): ColumnSource =
     r.relation match {
       case fs: HadoopFsRelation
           if !isSparkFileFormat(fs.fileFormat) && fs.location.rootPaths.size == 1 =>
-        val session = SparkSession.active
-        SessionCatalogTables.pathIdentifier(session, fs.location.rootPaths.head).map {
-          case (namespace, path) =>
-            ColumnSource(
-              "TABLE",
-              Some(s"${namespace.mkString(".")}.`$path`"),
-              r.output,
-              SessionCatalogTables.property(session, namespace, path, HiddenColumnTags.PropertyKey))
-        }.getOrElse(dataFrame)
-      case _ => dataFrame
+        atPath(fs.location.rootPaths.head, r.output)
+      case _ => ColumnSource("DATAFRAME", None, r.output, None)
     }
+
+  private def atPath(root: Path, output: Seq[Attribute]): ColumnSource = {
+    val session = SparkSession.active
+    SessionCatalogTables.pathIdentifier(session, root).map {
+      case (namespace, path) =>
+        ColumnSource(
+          "TABLE",
+          Some(s"${namespace.mkString(".")}.`$path`"),
+          output,
+          SessionCatalogTables.property(session, namespace, path, HiddenColumnTags.PropertyKey))
+    }.getOrElse(ColumnSource("DATAFRAME", None, output, None))
   }
 
   /** Spark's file formats (parquet, orc, csv, ...): their folders are never a format's table. */
   private def isSparkFileFormat(format: FileFormat): Boolean =
     format.getClass.getName.startsWith("org.apache.spark.sql.execution.datasources.")
+
+  /** The same for a stream's source, named by its short name or class. */
+  private def isSparkFileFormatName(className: String): Boolean =
+    CatalogKeepsProperties.contains(className.toLowerCase(Locale.ROOT)) ||
+      className.startsWith("org.apache.spark.sql.execution.datasources.")
 
   /** Spark's own file sources keep table properties in the catalog entry. */
   private val CatalogKeepsProperties =

@@ -36,6 +36,11 @@ object HiddenColumns {
       }.toSet
 
     def walk(plan: LogicalPlan): Option[Set[ExprId]] = plan match {
+      case SubqueryAlias(id, leaf: LeafNode) if id.qualifier.size >= 2 =>
+        // A leaf under a catalog table's name: a pipeline's stand-in for one of its datasets.
+        val source = ColumnSource.named(id.qualifier :+ id.name, leaf, resolver)
+          .orElse(ColumnSource.of(leaf))
+        Some(source.map(fromSource).getOrElse(Set.empty))
       case SubqueryAlias(_, child) =>
         Some(if (isSource(child)) walk(child).getOrElse(Set.empty) else Set.empty)
       case j: Join => Some(walk(j.left).getOrElse(Set.empty) ++ walk(j.right).getOrElse(Set.empty))
@@ -70,17 +75,24 @@ object HiddenColumns {
       provided: Seq[String],
       exclusion: StarExclusion,
       resolver: Resolver): Option[HiddenColumnsNotProvided] =
-    ColumnSource.of(target).flatMap { source =>
-      val hidden = source.markers(exclusion.patternText, resolver).collect {
-        case (column, markers) if exclusion.hides(markers) => column.name
-      }
-      val unprovided = hidden.filterNot(h => provided.exists(resolver(_, h)))
-      if (unprovided.isEmpty) None
-      else Some(HiddenColumnsNotProvided(
-        source.name.getOrElse("?"),
-        unprovided,
-        source.output.map(_.name).filter(c => provided.exists(resolver(_, c)))))
+    ColumnSource.of(target).flatMap(notProvidedBy(_, provided, exclusion, resolver))
+
+  /** The same for a target known as a source, not as a plan (a stream's sink table). */
+  def notProvidedBy(
+      source: ColumnSource,
+      provided: Seq[String],
+      exclusion: StarExclusion,
+      resolver: Resolver): Option[HiddenColumnsNotProvided] = {
+    val hidden = source.markers(exclusion.patternText, resolver).collect {
+      case (column, markers) if exclusion.hides(markers) => column.name
     }
+    val unprovided = hidden.filterNot(h => provided.exists(resolver(_, h)))
+    if (unprovided.isEmpty) None
+    else Some(HiddenColumnsNotProvided(
+      source.name.getOrElse("?"),
+      unprovided,
+      source.output.map(_.name).filter(c => provided.exists(resolver(_, c)))))
+  }
 
   /** A table, view or DataFrame leaf under any number of aliases (`FROM t AS x`), as opposed to a
    *  subquery or CTE. */

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{
   InsertIntoStatement, LogicalPlan, V2WriteCommand
 }
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.streaming.WriteToStream
 import org.apache.spark.sql.catalyst.trees.Origin
 import org.apache.spark.sql.execution.colsem.SessionCatalogTables
 import org.apache.spark.sql.execution.datasources.SaveIntoDataSourceCommand
@@ -26,7 +27,8 @@ import io.colsem.{ColsemErrors, UserQueries}
  *    by position): the columns the query [[MarkWrittenQueries]] marked provides, not the ones
  *    Spark's output resolution added;
  *  - a format's own write of a DataFrame to a path (`df.write.format("delta").save(path)`), when
- *    the session catalog knows the table at that path.
+ *    the session catalog knows the table at that path;
+ *  - a stream's write into a table (`writeStream.toTable(t)`), before its first micro-batch.
  */
 object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
 
@@ -55,6 +57,16 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
                 else target.output.take(query.output.size).map(_.name)
               check("A DataFrame write", target, provided, exclusion, query.origin)
             }
+          case w: WriteToStream if w.inputQuery.resolved =>
+            // A stream's sink table: a file sink writes the columns it gets, and Delta's and
+            // Iceberg's fill the others with NULL, micro-batch after micro-batch.
+            streamTarget(w).foreach { target =>
+              HiddenColumns.notProvidedBy(
+                target,
+                w.inputQuery.output.map(_.name),
+                exclusion,
+                conf.resolver).foreach(missing => fail("A streaming write", missing, w.origin))
+            }
           case s: SaveIntoDataSourceCommand
               if s.mode == SaveMode.Append || s.mode == SaveMode.Overwrite =>
             formatTableAtPath(s).foreach(target =>
@@ -75,14 +87,23 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
       provided: Seq[String],
       exclusion: StarExclusion,
       origin: Origin): Unit =
-    HiddenColumns.notProvided(target, provided, exclusion, conf.resolver).foreach { missing =>
-      throw ColsemErrors.hiddenColumnsNotWritten(
-        write,
-        missing.tableName,
-        missing.columns,
-        missing.providedColumns,
-        origin)
-    }
+    HiddenColumns.notProvided(target, provided, exclusion, conf.resolver)
+      .foreach(fail(write, _, origin))
+
+  private def fail(write: String, missing: HiddenColumnsNotProvided, origin: Origin): Nothing =
+    throw ColsemErrors.hiddenColumnsNotWritten(
+      write,
+      missing.tableName,
+      missing.columns,
+      missing.providedColumns,
+      origin)
+
+  /** The table a stream writes to (`writeStream.toTable`): its catalog entry where the session
+   *  catalog has one (parquet, Delta), else the DSv2 table the stream writes (Iceberg); None for
+   *  a sink that is no table (memory, console, a path, foreachBatch). */
+  private def streamTarget(w: WriteToStream): Option[ColumnSource] =
+    w.catalogTable.map(ColumnSource.ofCatalogTable).orElse(
+      w.catalogAndIdent.map(_ => ColumnSource.ofTable(w.sink)))
 
   /** The table a format's path write goes to, as the session catalog reads `format.`path``
    *  (Delta's does); None for formats it does not know that way, such as plain parquet files. */

@@ -1,0 +1,406 @@
+"""Every colsem feature on Structured Streaming: real streaming queries over parquet tables on
+disk, checkpoints on disk, restarts from them. `*` over a stream of a table expands as over the
+table (FLIP-348's BATCH_STREAMING); a stream's write into a table loses no hidden column; lateral
+aliases, naming dialects and invariants hold on micro-batch plans, each checked against the
+hand-inlined or vanilla query run as a stream over the same rows (docs/pipelines.md)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pyspark
+import pytest
+from golden import condition
+from pyspark.errors import AnalysisException
+from pyspark.sql import DataFrame, SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+pytestmark = pytest.mark.pipelines
+
+SPARK_35 = pyspark.__version__.startswith("3.")
+# Spark 3.5 has no Hints-batch injection: a DataFrame's select("*") stays vanilla there
+# (docs/versions.md); SQL over a stream's temp view gets every feature on every line.
+dataframe_stars = pytest.mark.skipif(SPARK_35, reason="Spark 3.5: DataFrame stars stay vanilla")
+_names = itertools.count()
+
+
+@pytest.fixture
+def session(spark: SparkSession) -> Iterator[SparkSession]:
+    s = spark.newSession()
+    yield s
+    for query in s.streams.active:
+        query.stop()
+
+
+def source_table(session: SparkSession, hidden: str | None = "_ingest_ts") -> str:
+    """A fresh parquet table `(k, v, ts, _ingest_ts)`, tagged to hide `hidden`."""
+    name = f"stream_src_{next(_names)}"
+    props = f" TBLPROPERTIES ('colsem.hidden_columns' = '{hidden}')" if hidden else ""
+    session.sql(
+        f"CREATE TABLE {name} (k INT, v INT, ts TIMESTAMP, _ingest_ts TIMESTAMP) USING parquet"
+        + props
+    )
+    return name
+
+
+def insert(session: SparkSession, table: str, rows: list[tuple[int, int, int]]) -> None:
+    """Rows (k, v, seconds): each call is one new file, so one more micro-batch."""
+    values = ", ".join(
+        f"({k}, {v}, TIMESTAMP '2026-01-01 00:00:00' + INTERVAL {s} SECONDS, "
+        f"TIMESTAMP '2026-11-27 00:00:00')"
+        for k, v, s in rows
+    )
+    session.sql(f"INSERT INTO {table} VALUES {values}")
+
+
+def run(
+    session: SparkSession,
+    frame: DataFrame,
+    checkpoint: Path,
+    mode: str = "append",
+    batches: Callable[[], None] | None = None,
+) -> tuple[list[str], list[tuple]]:
+    """Runs `frame` into a memory sink until every file is read (then `batches`, then again),
+    and returns the sink's columns and sorted rows."""
+    name = f"sink_{next(_names)}"
+    query = (
+        frame.writeStream.format("memory")
+        .queryName(name)
+        .outputMode(mode)
+        .option("checkpointLocation", str(checkpoint / name))
+        .start()
+    )
+    try:
+        query.processAllAvailable()
+        if batches:
+            batches()
+            query.processAllAvailable()
+    finally:
+        query.stop()
+    out = session.table(name)
+    return out.columns, sorted(tuple(r) for r in out.collect())
+
+
+# ---- SELECT * over streams ------------------------------------------------------------------
+
+
+def test_stream_of_a_tagged_table_hides_as_the_table_does(session, tmp_path):
+    table = source_table(session)
+    insert(session, table, [(1, 10, 0), (2, 20, 1)])
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    assert session.sql(f"SELECT * FROM {table}").columns == ["k", "v", "ts"]
+    stream = session.readStream.table(table)
+    assert stream.isStreaming and stream.columns == ["k", "v", "ts", "_ingest_ts"]
+    stream.createOrReplaceTempView("stream_view")
+    view = session.sql("SELECT * FROM stream_view")
+    assert view.isStreaming and view.columns == ["k", "v", "ts"]
+    assert session.sql("SELECT _ingest_ts, * FROM stream_view").columns == [
+        "_ingest_ts",
+        "k",
+        "v",
+        "ts",
+    ]
+    columns, rows = run(session, view.select("k", "v"), tmp_path)
+    assert (columns, rows) == (["k", "v"], [(1, 10), (2, 20)])
+    # A batch temp view of the table hides the same column.
+    session.table(table).createOrReplaceTempView("batch_view")
+    assert session.sql("SELECT * FROM batch_view").columns == ["k", "v", "ts"]
+
+
+@dataframe_stars
+def test_dataframe_star_over_a_stream(session, tmp_path):
+    table = source_table(session)
+    insert(session, table, [(1, 10, 0)])
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    stream = session.readStream.table(table)
+    assert stream.select("*").columns == ["k", "v", "ts"]
+    assert stream.select(F.col("*")).columns == ["k", "v", "ts"]
+    assert session.sql(f"SELECT * FROM STREAM({table})").columns == ["k", "v", "ts"]
+    columns, rows = run(session, stream.select("*"), tmp_path)
+    assert columns == ["k", "v", "ts"] and [r[:2] for r in rows] == [(1, 10)]
+
+
+def test_stream_star_is_vanilla_by_default(session):
+    table = source_table(session)
+    session.readStream.table(table).createOrReplaceTempView("default_view")
+    assert session.sql("SELECT * FROM default_view").columns == ["k", "v", "ts", "_ingest_ts"]
+
+
+def test_file_streams_hide_by_pattern_and_field_metadata(session, tmp_path):
+    folder = str(tmp_path / "files")
+    session.createDataFrame(
+        [(1, "a", "insert")], "id BIGINT, note STRING, _change STRING"
+    ).write.parquet(folder)
+    tagged = StructType(
+        [
+            StructField("id", LongType()),
+            StructField("note", StringType(), metadata={"colsem.hidden": True}),
+            StructField("_change", StringType()),
+        ]
+    )
+    session.conf.set("spark.colsem.star.exclude", "TAGGED,PATTERN")
+    session.conf.set("spark.colsem.star.excludePattern", "_.*")
+    session.readStream.schema(tagged).parquet(folder).createOrReplaceTempView("file_stream")
+    files = session.sql("SELECT * FROM file_stream")
+    assert files.isStreaming and files.columns == ["id"]
+    assert run(session, files, tmp_path) == (["id"], [(1,)])
+
+
+# ---- streaming writes -----------------------------------------------------------------------
+
+
+def test_stream_write_into_a_tagged_table_is_refused_or_complete(session, tmp_path):
+    source = source_table(session)
+    target = source_table(session)
+    insert(session, source, [(1, 10, 0), (2, 20, 1)])
+    insert(session, target, [(9, 90, 9)])
+    before = sorted(tuple(r) for r in session.table(target).collect())
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    session.readStream.table(source).createOrReplaceTempView("write_view")
+    visible = session.sql("SELECT * FROM write_view")
+    with pytest.raises(AnalysisException) as err:
+        visible.writeStream.option("checkpointLocation", str(tmp_path / "refused")).toTable(target)
+    assert condition(err.value) == "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
+    assert err.value.getMessageParameters()["missingColumns"] == "`_ingest_ts`"
+    assert sorted(tuple(r) for r in session.table(target).collect()) == before
+    # Naming the hidden column writes every value (into a table only streams write: a file sink's
+    # log hides files written by batch INSERTs, in vanilla Spark too).
+    complete = source_table(session)
+    whole = session.sql("SELECT *, _ingest_ts FROM write_view")
+    query = whole.writeStream.option("checkpointLocation", str(tmp_path / "kept")).toTable(complete)
+    query.processAllAvailable()
+    query.stop()
+    rows = session.sql(f"SELECT k, _ingest_ts IS NOT NULL FROM {complete}").collect()
+    assert sorted(tuple(r) for r in rows) == [(1, True), (2, True)]
+
+
+def test_foreach_batch_writes_lose_nothing(session, tmp_path):
+    source = source_table(session)
+    target = source_table(session)
+    insert(session, source, [(1, 10, 0)])
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    session.readStream.table(source).createOrReplaceTempView("fb_view")
+    errors: list[str] = []
+
+    def write(batch: DataFrame, batch_id: int) -> None:
+        batch.createOrReplaceTempView("fb_batch")
+        try:
+            batch.sparkSession.sql(f"INSERT INTO {target} BY NAME SELECT * FROM fb_batch")
+        except AnalysisException as exc:
+            errors.append(condition(exc))
+
+    query = (
+        session.sql("SELECT * FROM fb_view")
+        .writeStream.foreachBatch(write)
+        .option("checkpointLocation", str(tmp_path / "fb"))
+        .start()
+    )
+    query.processAllAvailable()
+    query.stop()
+    assert errors == ["COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"]
+    assert session.table(target).count() == 0
+
+
+# ---- lateral aliases, dialects and invariants on micro-batches ---------------------------------
+
+
+def same_as_inlined(
+    session: SparkSession,
+    tmp_path: Path,
+    view: str,
+    lateral: str,
+    inlined: str,
+    mode: str,
+    batches: list[list[tuple[int, int, int]]],
+) -> tuple[list[str], list[tuple]]:
+    """Runs both queries side by side as streams over one table, a file and a micro-batch per
+    batch of rows, and checks they give the same columns and rows."""
+    table = source_table(session, hidden=None)
+    session.readStream.table(table).withWatermark("ts", "10 seconds").createOrReplaceTempView(view)
+    queries = {}
+    for label, sql in (("lateral", lateral), ("inlined", inlined)):
+        queries[label] = (
+            session.sql(sql)
+            .writeStream.format("memory")
+            .queryName(f"{view}_{label}")
+            .outputMode(mode)
+            .option("checkpointLocation", str(tmp_path / label))
+            .start()
+        )
+    try:
+        for rows in batches:
+            insert(session, table, rows)
+            for query in queries.values():
+                query.processAllAvailable()
+    finally:
+        for query in queries.values():
+            query.stop()
+    got, expected = (
+        (
+            session.table(f"{view}_{label}").columns,
+            sorted(tuple(r) for r in session.table(f"{view}_{label}").collect()),
+        )
+        for label in ("lateral", "inlined")
+    )
+    assert got == expected
+    return got
+
+
+BATCHES = [[(1, 10, 0), (2, 20, 1), (1, 5, 2)], [(2, 1, 3), (3, 7, 30)], [(1, 1, 60)]]
+
+
+def test_lateral_aliases_stateless(session, tmp_path):
+    got = same_as_inlined(
+        session,
+        tmp_path,
+        "lca_rows",
+        "SELECT k * 2 AS d, d + v AS e, e * 10 AS f FROM lca_rows WHERE v > 1",
+        "SELECT k * 2 AS d, k * 2 + v AS e, (k * 2 + v) * 10 AS f FROM lca_rows WHERE v > 1",
+        "append",
+        BATCHES,
+    )
+    assert got[1] == [(2, 7, 70), (2, 12, 120), (4, 24, 240), (6, 13, 130)]
+
+
+def test_lateral_aliases_in_aggregates_complete_and_update(session, tmp_path):
+    lateral = "SELECT k AS a, a * 10 AS b, sum(b) AS s, s + 1 AS t FROM {} GROUP BY a, b"
+    inlined = "SELECT k AS a, k * 10 AS b, sum(k * 10) AS s, sum(k * 10) + 1 AS t FROM {} GROUP BY k, k * 10"
+    for mode in ("complete", "update"):
+        view = f"lca_agg_{mode}"
+        got = same_as_inlined(
+            session,
+            tmp_path / mode,
+            view,
+            lateral.format(view),
+            inlined.format(view),
+            mode,
+            BATCHES,
+        )
+        assert got[0] == ["a", "b", "s", "t"]
+        if mode == "complete":
+            assert got[1] == [(1, 10, 30, 31), (2, 20, 40, 41), (3, 30, 30, 31)]
+
+
+def test_lateral_aliases_in_a_watermarked_window_append(session, tmp_path):
+    got = same_as_inlined(
+        session,
+        tmp_path,
+        "lca_window",
+        "SELECT window(ts, '10 seconds') AS w, k AS a, a * 10 AS b, sum(b) AS s "
+        "FROM lca_window GROUP BY w, a, b",
+        "SELECT window(ts, '10 seconds') AS w, k AS a, k * 10 AS b, sum(k * 10) AS s "
+        "FROM lca_window GROUP BY window(ts, '10 seconds'), k, k * 10",
+        "append",
+        BATCHES,
+    )
+    # Windows closed by the watermark (50 s after the last batch): [0, 10) and [30, 40).
+    assert [(r[1], r[2], r[3]) for r in got[1]] == [(1, 10, 20), (2, 20, 40), (3, 30, 30)]
+
+
+def test_lateral_aliases_after_drop_duplicates_within_watermark(session, tmp_path):
+    table = source_table(session, hidden=None)
+    insert(session, table, [(1, 10, 0), (1, 11, 1), (2, 20, 2)])
+    (
+        session.readStream.table(table)
+        .withWatermark("ts", "10 seconds")
+        .dropDuplicatesWithinWatermark(["k"])
+        .createOrReplaceTempView("dedup")
+    )
+    got = run(session, session.sql("SELECT k * 2 AS d, d + 1 AS e FROM dedup"), tmp_path / "l")
+    expected = run(session, session.sql("SELECT k * 2 AS d, k * 2 + 1 AS e FROM dedup"), tmp_path)
+    assert got == expected == (["d", "e"], [(2, 3), (4, 5)])
+
+
+def test_lateral_aliases_in_a_stream_static_join(session, tmp_path):
+    table = source_table(session, hidden=None)
+    insert(session, table, BATCHES[0])
+    session.createDataFrame([(1, "one"), (2, "two")], "k INT, name STRING").createOrReplaceTempView(
+        "join_dim"
+    )
+    session.readStream.table(table).createOrReplaceTempView("join_stream")
+    lateral = (
+        "SELECT s.k AS key, d.name AS n, upper(n) AS un, concat(un, key) AS tag "
+        "FROM join_stream s JOIN join_dim d ON s.k = d.k"
+    )
+    inlined = (
+        "SELECT s.k AS key, d.name AS n, upper(d.name) AS un, concat(upper(d.name), s.k) AS tag "
+        "FROM join_stream s JOIN join_dim d ON s.k = d.k"
+    )
+    got = run(session, session.sql(lateral), tmp_path / "l")
+    assert got == run(session, session.sql(inlined), tmp_path / "i")
+    assert got[1] == [
+        (1, "one", "ONE", "ONE1"),
+        (1, "one", "ONE", "ONE1"),
+        (2, "two", "TWO", "TWO2"),
+    ]
+
+
+@pytest.mark.parametrize("invariants", ["warn", "error"])
+def test_dialect_and_invariants_across_a_restart(session, tmp_path, invariants):
+    """A stateful query under postgres names and invariants, stopped and restarted from its
+    checkpoint with more rows in between: the same names, the counts carried on, no alarm."""
+    table = source_table(session, hidden=None)
+    insert(session, table, BATCHES[0])
+    session.conf.set("spark.colsem.naming.dialect", "postgres")
+    session.conf.set("spark.colsem.invariants", invariants)
+    session.readStream.table(table).createOrReplaceTempView("restart_view")
+    sql = "SELECT k, count(*), sum(v), max(v) + 1 FROM restart_view GROUP BY k"
+    checkpoint = tmp_path / "ck"
+
+    def start() -> pyspark.sql.streaming.StreamingQuery:
+        return (
+            session.sql(sql)
+            .writeStream.format("memory")
+            .queryName("restart_sink")
+            .outputMode("complete")
+            .option("checkpointLocation", str(checkpoint))
+            .start()
+        )
+
+    first = start()
+    first.processAllAvailable()
+    first.stop()
+    assert session.table("restart_sink").columns == ["k", "count", "sum", "?column?"]
+    insert(session, table, BATCHES[1])
+    second = start()
+    second.processAllAvailable()
+    second.stop()
+    out = session.table("restart_sink")
+    assert out.columns == ["k", "count", "sum", "?column?"]
+    assert sorted(tuple(r) for r in out.collect()) == [(1, 2, 15, 11), (2, 2, 21, 21), (3, 1, 7, 8)]
+    assert second.exception() is None
+
+
+def test_a_changed_dialect_renames_a_restarted_query_and_keeps_its_state(session, tmp_path):
+    """docs/pipelines.md, "Restarts": the names follow the settings the query restarts with; the
+    aggregation state does not hold output names, so the counts carry on."""
+    table = source_table(session, hidden=None)
+    insert(session, table, BATCHES[0])
+    session.readStream.table(table).createOrReplaceTempView("rename_view")
+    sql = "SELECT k, count(*) FROM rename_view GROUP BY k"
+    checkpoint = str(tmp_path / "ck")
+
+    def start() -> pyspark.sql.streaming.StreamingQuery:
+        query = (
+            session.sql(sql)
+            .writeStream.format("memory")
+            .queryName("rename_sink")
+            .outputMode("complete")
+            .option("checkpointLocation", checkpoint)
+            .start()
+        )
+        query.processAllAvailable()
+        query.stop()
+        return query
+
+    start()
+    assert session.table("rename_sink").columns == ["k", "count(1)"]
+    session.conf.set("spark.colsem.naming.dialect", "postgres")
+    insert(session, table, BATCHES[1])
+    start()
+    out = session.table("rename_sink")
+    assert out.columns == ["k", "count"]
+    assert sorted(tuple(r) for r in out.collect()) == [(1, 2), (2, 2), (3, 1)]
