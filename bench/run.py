@@ -35,6 +35,9 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             Python process and rows/s; colsem = colsem.respond_iter, vanilla = toLocalIterator +
             json.dumps per row by hand. Run at 1M and 10M rows: a flat peak RSS is the memory bound.
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
+`--only streaming` runs bench/streaming.py alone (the cost per micro-batch of a stateful streaming
+query: vanilla, colsem's defaults and invariants=error in one JVM; latest-streaming.{json,md});
+a full `make bench` (`--only all`) runs it first.
 `--only costs` runs colsem's processes alone, each measuring the two cost targets only: same_jvm
 and the lateral chains against their alias-free twins (bench/results/latest-costs.{json,md}).
 `--quick` runs everything once, on the first QUICK_QUERIES TPC-DS queries and small responses (CI
@@ -852,11 +855,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=3, help="analyses per query per process")
     parser.add_argument(
         "--only",
-        choices=["all", "analysis", "respond", "costs"],
+        choices=["all", "analysis", "respond", "costs", "streaming"],
         default="all",
         help="run only the analysis/lateral-alias benchmarks, only the response streaming ones, "
         "or only the two cost targets in colsem's processes (same_jvm; the chains against their "
-        "alias-free twins)",
+        "alias-free twins), or only the cost per micro-batch (bench/streaming.py)",
     )
     parser.add_argument("--costs-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", choices=["vanilla", "colsem"], help=argparse.SUPPRESS)
@@ -884,6 +887,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.respond_worker:
         print(json.dumps(respond_worker(args.respond_worker, args.rows)), flush=True)
         return 0
+    if args.only in ("all", "streaming"):
+        # Its own process and JVM: bench/streaming.py, results in latest-streaming.{json,md}.
+        quick = ["--quick"] if args.quick else []
+        subprocess.run(
+            [sys.executable, str(HERE / "streaming.py"), "--out", str(args.out), *quick], check=True
+        )
+        if args.only == "streaming":
+            return 0
     load_at_start = load_average()
     runs, iterations = (1, 1) if args.quick else (args.runs, args.iterations)
     limit = args.queries or (QUICK_QUERIES if args.quick else 0)

@@ -268,3 +268,33 @@ def test_jar_only_way_in(tmp_path: Path):
     )
     assert succeeded(proc), output(proc)
     assert table(folder, "grouped") == (["a", "b", "count"], [(0, 1, 2), (1, 2, 2)])
+
+
+def test_docs_pipeline_project_writes_what_the_doc_says(tmp_path: Path):
+    """docs/pipelines.md's project, its files as the doc shows them, run as written: each table
+    has the columns the doc lists."""
+    import re
+
+    from conftest import ROOT
+
+    section = (ROOT / "docs" / "pipelines.md").read_text().split("## A declarative pipeline")[1]
+    blocks = dict(re.findall(r"`([\w/.-]+)`:\n\n```\w+\n(.*?)```", section, re.S))
+    folder = tmp_path / "shop"
+    for name, text in blocks.items():
+        if name == "spark-pipeline.yml":
+            text = text.replace("file:///tmp/shop/", f"file://{folder}/")
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    assert sorted(blocks) == [
+        "spark-pipeline.yml",
+        "transformations/reports.sql",
+        "transformations/sources.py",
+    ]
+    proc = run_pipeline(folder)
+    assert succeeded(proc), output(proc)
+    listed = re.search(r"in that folder writes:\n\n```text\n(.*?)```", section, re.S).group(1)
+    written = "".join(
+        f"{name}: {', '.join(table(folder, name)[0])}\n" for name in ("events_star", "by_k")
+    )
+    assert written == listed
+    assert table(folder, "by_k")[1] == [(0, 0, 2, 2, 1), (1, 10, 1, 1, 2)]

@@ -404,3 +404,18 @@ def test_a_changed_dialect_renames_a_restarted_query_and_keeps_its_state(session
     out = session.table("rename_sink")
     assert out.columns == ["k", "count"]
     assert sorted(tuple(r) for r in out.collect()) == [(1, 2), (2, 2), (3, 1)]
+
+
+def test_docs_streaming_example_prints_what_the_doc_shows(tmp_path):
+    """docs/pipelines.md's streaming job, run as written, prints exactly the block under it."""
+    import re
+
+    from conftest import ROOT
+    from docs_sections import run_section_example
+
+    doc = ROOT / "docs" / "pipelines.md"
+    proc = run_section_example(doc, "## A streaming job", tmp_path / "example")
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    section = doc.read_text().split("## A streaming job")[1]
+    expected = re.search(r"```text\n(.*?)```", section, re.S).group(1)
+    assert proc.stdout.rstrip() == expected.rstrip()  # show() ends with an empty line

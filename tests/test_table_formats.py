@@ -583,3 +583,75 @@ def test_delta_merge_command_reads_as_its_source_target_and_inserts(delta_merge_
             ]
         ],
     }
+
+
+# Streams of Delta and Iceberg tables (docs/pipelines.md): `*` over a stream of a tagged table
+# leaves out what `*` over the table does, from SQL and from select("*"); a stream's write into a
+# tagged table (Delta's and Iceberg's streaming sinks fill missing columns with NULL) is refused
+# unless it provides the hidden column, checked by reading the table back.
+STREAM_SCRIPT = r"""
+spark.sql("CREATE NAMESPACE IF NOT EXISTS ice.db")
+ROWS = [(1, "a", 10), (2, "b", 20)]
+HIDE = "TBLPROPERTIES ('colsem.hidden_columns' = '_ts')"
+spark.sql(f"CREATE TABLE d_src (id INT, msg STRING, _ts BIGINT) USING delta LOCATION '{work / 'd_src'}' {HIDE}")
+spark.sql(f"CREATE TABLE d_dst (id INT, msg STRING, _ts BIGINT) USING delta {HIDE}")
+spark.sql(f"CREATE TABLE d_all (id INT, msg STRING, _ts BIGINT) USING delta {HIDE}")
+spark.sql(f"CREATE TABLE ice.db.src (id INT, msg STRING, _ts BIGINT) USING iceberg {HIDE}")
+spark.sql(f"CREATE TABLE ice.db.dst (id INT, msg STRING, _ts BIGINT) USING iceberg {HIDE}")
+for t in ("d_src", "ice.db.src"):
+    spark.createDataFrame(ROWS, "id INT, msg STRING, _ts BIGINT").writeTo(t).append()
+spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+out = {"batch": spark.sql("SELECT * FROM d_src").columns}
+sources = {
+    "delta readStream.table": spark.readStream.table("d_src"),
+    "delta format(delta).load(path)": spark.readStream.format("delta").load(str(work / "d_src")),
+    "iceberg readStream.table": spark.readStream.table("ice.db.src"),
+}
+for label, stream in sources.items():
+    stream.createOrReplaceTempView("s")
+    out[label] = {"sql": spark.sql("SELECT * FROM s").columns, "select": stream.select("*").columns}
+
+def run(frame, name):
+    q = (frame.writeStream.format("memory").queryName(name)
+         .option("checkpointLocation", str(work / "ck" / name)).start())
+    q.processAllAvailable(); q.stop()
+    return sorted(tuple(r) for r in spark.table(name).collect())
+
+out["delta rows"] = run(spark.readStream.table("d_src").select("*"), "d_rows")
+out["iceberg rows"] = run(spark.readStream.table("ice.db.src").select("*"), "i_rows")
+
+def write(frame, target, name):
+    try:
+        q = frame.writeStream.option("checkpointLocation", str(work / "ck" / name)).toTable(target)
+        q.processAllAvailable(); q.stop()
+        return "written"
+    except Exception as e:
+        return getattr(e, "getCondition", lambda: type(e).__name__)()
+
+out["delta sink of *"] = write(spark.readStream.table("d_src").select("*"), "d_dst", "w1")
+out["iceberg sink of *"] = write(spark.readStream.table("ice.db.src").select("*"), "ice.db.dst", "w2")
+out["delta sink naming _ts"] = write(spark.readStream.table("d_src").select("*", "_ts"), "d_all", "w3")
+out["contents"] = {t: sorted(tuple(r) for r in spark.sql(f"SELECT id, msg, _ts FROM {t}").collect())
+                   for t in ("d_dst", "ice.db.dst", "d_all")}
+print("RESULT " + json.dumps(out))
+"""
+
+
+def test_streams_of_delta_and_iceberg_tables(workdir: Path):
+    out = run_session_script(STREAM_SCRIPT, workdir / "streams", long_running=True)
+    visible = ["id", "msg"]
+    assert out["batch"] == visible
+    for label in (
+        "delta readStream.table",
+        "delta format(delta).load(path)",
+        "iceberg readStream.table",
+    ):
+        assert out[label] == {"sql": visible, "select": visible}, label
+    assert out["delta rows"] == out["iceberg rows"] == [[1, "a"], [2, "b"]]
+    assert out["delta sink of *"] == out["iceberg sink of *"] == REFUSED
+    assert out["delta sink naming _ts"] == "written"
+    assert out["contents"] == {
+        "d_dst": [],
+        "ice.db.dst": [],
+        "d_all": [[1, "a", 10], [2, "b", 20]],
+    }
