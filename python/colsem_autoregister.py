@@ -74,7 +74,7 @@ class _SessionModuleFinder:
         spec = PathFinder.find_spec(fullname, path)
         if spec is None or spec.loader is None:
             return spec
-        spec.loader = _PatchingLoader(spec.loader)
+        spec.loader = _PatchingLoader(spec.loader)  # type: ignore[assignment]  # duck-typed Loader
         return spec
 
 

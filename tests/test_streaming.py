@@ -338,14 +338,13 @@ def test_lateral_aliases_in_a_stream_static_join(session, tmp_path):
     ]
 
 
-@pytest.mark.parametrize("invariants", ["warn", "error"])
-def test_dialect_and_invariants_across_a_restart(session, tmp_path, invariants):
+def test_dialect_and_invariants_across_a_restart(session, tmp_path):
     """A stateful query under postgres names and invariants, stopped and restarted from its
     checkpoint with more rows in between: the same names, the counts carried on, no alarm."""
     table = source_table(session, hidden=None)
     insert(session, table, BATCHES[0])
     session.conf.set("spark.colsem.naming.dialect", "postgres")
-    session.conf.set("spark.colsem.invariants", invariants)
+    session.conf.set("spark.colsem.invariants", "error")
     session.readStream.table(table).createOrReplaceTempView("restart_view")
     sql = "SELECT k, count(*), sum(v), max(v) + 1 FROM restart_view GROUP BY k"
     checkpoint = tmp_path / "ck"
@@ -419,3 +418,80 @@ def test_docs_streaming_example_prints_what_the_doc_shows(tmp_path):
     section = doc.read_text().split("## A streaming job")[1]
     expected = re.search(r"```text\n(.*?)```", section, re.S).group(1)
     assert proc.stdout.rstrip() == expected.rstrip()  # show() ends with an empty line
+
+
+@dataframe_stars
+def test_stream_star_in_a_spark_connect_session(tmp_path):
+    """The same stream through a local Spark Connect server (automatic registration puts colsem
+    there): SQL over the stream's temp view and select("*") leave the hidden column out."""
+    from conftest import SESSION_PRELUDE, local_connect_port, result_of, run_python
+
+    script = (
+        SESSION_PRELUDE
+        + f"""
+spark = (SparkSession.builder.remote("local[1]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "1")
+         .config("spark.sql.warehouse.dir", {str(tmp_path / "warehouse")!r}).getOrCreate())
+spark.sql("CREATE TABLE events (id INT, v STRING, _ingest_ts TIMESTAMP) USING parquet "
+          "TBLPROPERTIES ('colsem.hidden_columns' = '_ingest_ts')")
+spark.sql("INSERT INTO events VALUES (1, 'a', now()), (2, 'b', now())")
+spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+stream = spark.readStream.table("events")
+stream.createOrReplaceTempView("ev")
+q = (stream.select("*").writeStream.format("memory").queryName("connect_sink")
+     .option("checkpointLocation", {str(tmp_path / "ck")!r}).start())
+q.processAllAvailable()
+q.stop()
+emit(session=type(spark).__module__, sql=spark.sql("SELECT * FROM ev").columns,
+     select=stream.select("*").columns,
+     rows=sorted(list(r) for r in spark.table("connect_sink").collect()))
+spark.stop()
+"""
+    )
+    with local_connect_port():
+        proc = run_python(script)
+    out = result_of(proc)
+    assert out == {
+        "session": "pyspark.sql.connect.session",
+        "sql": ["id", "v"],
+        "select": ["id", "v"],
+        "rows": [[1, "a"], [2, "b"]],
+    }
+
+
+def test_invariants_warn_logs_nothing_on_micro_batches_across_a_restart(tmp_path):
+    """`warn` logs each violation (`[COLSEM_...]` lines on the driver's log); a stateful stream,
+    stopped and restarted from its checkpoint, logs none."""
+    from conftest import SESSION_PRELUDE, result_of, run_python
+
+    script = (
+        SESSION_PRELUDE
+        + f"""
+spark = (local_builder().config("spark.sql.warehouse.dir", {str(tmp_path / "warehouse")!r})
+         .getOrCreate())
+spark.sparkContext.setLogLevel("WARN")
+spark.conf.set("spark.colsem.invariants", "warn")
+spark.conf.set("spark.colsem.naming.dialect", "postgres")
+spark.sql("CREATE TABLE src (k INT, v INT) USING parquet")
+spark.sql("INSERT INTO src VALUES (1, 10), (2, 20)")
+spark.readStream.table("src").createOrReplaceTempView("s")
+def run():
+    q = (spark.sql("SELECT k, k * 10 AS kk, count(*), sum(kk) FROM s GROUP BY k, kk")
+         .writeStream.format("memory").queryName("warn_sink").outputMode("complete")
+         .option("checkpointLocation", {str(tmp_path / "ck")!r}).start())
+    q.processAllAvailable()
+    q.stop()
+run()
+spark.sql("INSERT INTO src VALUES (1, 5)")
+run()
+out = spark.table("warn_sink")
+emit(columns=out.columns, rows=sorted(list(r) for r in out.collect()))
+spark.stop()
+"""
+    )
+    proc = run_python(script)
+    assert result_of(proc) == {
+        "columns": ["k", "kk", "count", "sum"],
+        "rows": [[1, 10, 2, 20], [2, 20, 1, 20]],
+    }
+    assert "COLSEM_" not in proc.stderr, proc.stderr[-4000:]

@@ -114,21 +114,24 @@ object ColumnSource {
    *   execution:         SubqueryAlias spark_catalog.default.events
    *                      +- Relation [id, v, _ts] parquet               property: hidden _ts
    * }}}
+   *
+   * (`tests/test_pipelines.py` runs both phases; no golden file holds a pipeline's plans.)
    */
   def named(nameParts: Seq[String], leaf: LeafNode, resolver: Resolver): Option[ColumnSource] =
     of(leaf).filter(_.hiddenProperty.isEmpty).flatMap { frame =>
-      PipelineDatasets.declaredProperty(nameParts, HiddenColumnTags.PropertyKey, resolver).map(
-        p => frame.copy(kind = "TABLE", name = Some(nameParts.mkString(".")), hiddenProperty = Some(p)))
+      PipelineDatasets.declaredProperty(nameParts, HiddenColumnTags.PropertyKey, resolver).map(p =>
+        frame.copy(kind = "TABLE", name = Some(nameParts.mkString(".")), hiddenProperty = Some(p)))
     }
 
   /** The target of a write known only by its catalog entry (a stream's `toTable`). */
   def ofCatalogTable(t: CatalogTable): ColumnSource = table(t, DataTypeUtils.toAttributes(t.schema))
 
-  /** The target of a write known only as a DSv2 table (a stream's `toTable` of an Iceberg table). */
+  /** The target of a write known only as a DSv2 table (a stream's `toTable` into Iceberg). */
   def ofTable(t: Table): ColumnSource =
     dsv2Table(t, DataSourceV2Relation.create(t, None, None).output)
 
-  private def underAliases(plan: LogicalPlan): LogicalPlan = plan match {
+  /** The relation under a table reference's aliases (`t AS target`, the catalog's own alias). */
+  def underAliases(plan: LogicalPlan): LogicalPlan = plan match {
     case SubqueryAlias(_, child) => underAliases(child)
     case other => other
   }

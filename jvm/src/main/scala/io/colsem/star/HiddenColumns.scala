@@ -18,10 +18,7 @@ import io.colsem.StarStrategy
 object HiddenColumns {
 
   /** The relation under a table reference's aliases (`t AS target`, the catalog's own alias). */
-  def underAliases(plan: LogicalPlan): LogicalPlan = plan match {
-    case SubqueryAlias(_, child) => underAliases(child)
-    case other => other
-  }
+  def underAliases(plan: LogicalPlan): LogicalPlan = ColumnSource.underAliases(plan)
 
   /** The expression ids of the input's output columns that `*` leaves out. */
   def hiddenIds(

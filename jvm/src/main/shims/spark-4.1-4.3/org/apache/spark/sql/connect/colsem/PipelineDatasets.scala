@@ -29,7 +29,7 @@ object PipelineDatasets {
           val id = table.identifier
           val parts = id.catalog.toSeq ++ id.database.toSeq :+ id.table
           parts.size >= nameParts.size &&
-            parts.takeRight(nameParts.size).zip(nameParts).forall { case (a, b) => resolver(a, b) }
+          parts.takeRight(nameParts.size).zip(nameParts).forall { case (a, b) => resolver(a, b) }
         }.map(_.properties.get(key)).distinct
       if (values.size == 1) values.head else None
     } catch {
