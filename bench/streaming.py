@@ -77,6 +77,7 @@ def measure(batches: int, rows: int) -> dict[str, object]:
         SparkSession.builder.master("local[1]")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "1")
+        .config("spark.ui.showConsoleProgress", "false")
     ).getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     work = Path(tempfile.mkdtemp(prefix="colsem-bench-streaming-"))

@@ -119,6 +119,16 @@ EVENTS_PY = """\
     @dp.append_flow(target="appended")
     def append_raw():
         return spark.readStream.table("raw").select("*")
+
+
+    @dp.temporary_view
+    def orders_plus():
+        return spark.read.table("orders").selectExpr("k AS a", "a + 1 AS b", "amount")
+
+
+    @dp.materialized_view
+    def orders_plus_mv():
+        return spark.read.table("orders_plus").groupBy("a", "b").count()
 """
 
 DATASETS_SQL = """\
@@ -140,6 +150,8 @@ DATASETS_SQL = """\
     CREATE STREAMING TABLE raw_star AS SELECT * FROM STREAM(raw);
 
     CREATE STREAMING TABLE appended;
+
+    CREATE FLOW append_raw_sql AS INSERT INTO appended BY NAME SELECT * FROM STREAM(raw);
 
     CREATE MATERIALIZED VIEW tagged_sql TBLPROPERTIES ('colsem.hidden_columns' = 'secret')
     AS SELECT id, v, id * 100 AS secret FROM events;
@@ -196,7 +208,12 @@ def test_every_feature_in_one_pipeline_run_then_again_then_full_refresh(full_pro
     assert table(full_project, "ranked_mv") == (["key", "total", "r"], [(0, 60, 2), (1, 90, 1)])
     assert table(full_project, "grouped") == (["a", "b", "c"], [(0, 1, 3), (1, 2, 3)])
     assert table(full_project, "raw_star") == (["id", "v"], [(0, "0"), (1, "1")])
-    assert table(full_project, "appended") == (["id", "v"], [(0, "0"), (1, "1")])
+    # Two append flows, Python and SQL, each writing every row of `raw` but its hidden column.
+    assert table(full_project, "appended") == (
+        ["id", "v"],
+        [(0, "0"), (0, "0"), (1, "1"), (1, "1")],
+    )
+    assert table(full_project, "orders_plus_mv") == (["a", "b", "count"], [(0, 1, 3), (1, 2, 3)])
     assert table(full_project, "tagged_sql_star") == (["id", "v"], [(0, "0"), (1, "1"), (2, "2")])
     # The dataset itself keeps its hidden column.
     assert table(full_project, "events")[0] == ["id", "v", "_ingest_ts"]
@@ -206,7 +223,7 @@ def test_every_feature_in_one_pipeline_run_then_again_then_full_refresh(full_pro
     second = run_pipeline(full_project, *PERSISTENT_CATALOG)
     assert succeeded(second), output(second)
     assert table(full_project, "raw_star") == (["id", "v"], [(0, "0"), (1, "1"), (2, "2")])
-    assert table(full_project, "appended") == (["id", "v"], [(0, "0"), (1, "1"), (2, "2")])
+    assert table(full_project, "appended")[1] == [(i, str(i)) for i in (0, 0, 1, 1, 2, 2)]
 
     refreshed = run_pipeline(full_project, *PERSISTENT_CATALOG, "--full-refresh-all")
     assert succeeded(refreshed), output(refreshed)

@@ -621,8 +621,10 @@ out["delta rows"] = run(spark.readStream.table("d_src").select("*"), "d_rows")
 out["iceberg rows"] = run(spark.readStream.table("ice.db.src").select("*"), "i_rows")
 
 def write(frame, target, name):
+    fmt = "iceberg" if target.startswith("ice.") else "delta"
     try:
-        q = frame.writeStream.option("checkpointLocation", str(work / "ck" / name)).toTable(target)
+        q = (frame.writeStream.format(fmt).option("checkpointLocation", str(work / "ck" / name))
+             .toTable(target))
         q.processAllAvailable(); q.stop()
         return "written"
     except Exception as e:

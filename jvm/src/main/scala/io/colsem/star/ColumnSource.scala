@@ -123,8 +123,15 @@ object ColumnSource {
         frame.copy(kind = "TABLE", name = Some(nameParts.mkString(".")), hiddenProperty = Some(p)))
     }
 
-  /** The target of a write known only by its catalog entry (a stream's `toTable`). */
-  def ofCatalogTable(t: CatalogTable): ColumnSource = table(t, DataTypeUtils.toAttributes(t.schema))
+  /** The target of a write known only by its catalog entry (a stream's `toTable`). A format that
+   *  keeps its schema itself (Delta) leaves the entry's empty: the catalog's DSv2 table has it. */
+  def ofCatalogTable(t: CatalogTable): ColumnSource =
+    if (t.schema.nonEmpty) table(t, DataTypeUtils.toAttributes(t.schema))
+    else SessionCatalogTables.relation(
+      SparkSession.active,
+      t.identifier.database.toSeq,
+      t.identifier.table).map(r => dsv2Table(r.table, r.output))
+      .getOrElse(table(t, Nil))
 
   /** The target of a write known only as a DSv2 table (a stream's `toTable` into Iceberg). */
   def ofTable(t: Table): ColumnSource =
