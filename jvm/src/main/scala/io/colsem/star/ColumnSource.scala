@@ -2,11 +2,11 @@ package io.colsem.star
 
 import java.util.Locale
 
+import org.apache.hadoop.fs.Path
+
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.catalog.{CatalogTable, HiveTableRelation}
-import org.apache.hadoop.fs.Path
-
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.catalyst.plans.logical.{
   CTERelationRef, LeafNode, LogicalPlan, SubqueryAlias, View
@@ -118,10 +118,17 @@ object ColumnSource {
    * (`tests/test_pipelines.py` runs both phases; no golden file holds a pipeline's plans.)
    */
   def named(nameParts: Seq[String], leaf: LeafNode, resolver: Resolver): Option[ColumnSource] =
-    of(leaf).filter(_.hiddenProperty.isEmpty).flatMap { frame =>
+    of(leaf).filter(s => s.kind == "DATAFRAME" || isUnnamedStream(leaf)).flatMap { frame =>
       PipelineDatasets.declaredProperty(nameParts, HiddenColumnTags.PropertyKey, resolver).map(p =>
         frame.copy(kind = "TABLE", name = Some(nameParts.mkString(".")), hiddenProperty = Some(p)))
     }
+
+  /** A stream of no catalog's table: the stand-in a pipeline gives a streaming read (a memory
+   *  stream). A named table's relation never asks the pipelines. */
+  private def isUnnamedStream(leaf: LeafNode): Boolean = leaf match {
+    case r: StreamingRelationV2 => r.identifier.isEmpty
+    case _ => false
+  }
 
   /** The target of a write known only by its catalog entry (a stream's `toTable`). A format that
    *  keeps its schema itself (Delta) leaves the entry's empty: the catalog's DSv2 table has it. */
@@ -168,6 +175,7 @@ object ColumnSource {
         case _ => ColumnSource("DATAFRAME", None, output, None)
       }
     }
+
   private def table(t: CatalogTable, output: Seq[Attribute]): ColumnSource =
     ColumnSource(
       "TABLE",

@@ -1,10 +1,12 @@
 package org.apache.spark.sql.connect.colsem
 
 import java.util.concurrent.ConcurrentMap
+import java.util.concurrent.atomic.AtomicBoolean
 
 import scala.jdk.CollectionConverters._
 import scala.util.control.NonFatal
 
+import org.apache.spark.internal.Logging
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.connect.service.{SessionHolder, SparkConnectService}
 import org.apache.spark.sql.pipelines.graph.{GraphRegistrationContext, Table}
@@ -19,7 +21,9 @@ import org.apache.spark.sql.pipelines.graph.{GraphRegistrationContext, Table}
  * the `private[connect]` accessors.
  * A test per line (tests/test_pipelines.py) fails when these internals move.
  */
-object PipelineDatasets {
+object PipelineDatasets extends Logging {
+
+  private val warned = new AtomicBoolean(false)
 
   /** The value of `key` that the pipelines' declarations of table `nameParts` agree on. */
   def declaredProperty(nameParts: Seq[String], key: String, resolver: Resolver): Option[String] =
@@ -33,20 +37,31 @@ object PipelineDatasets {
         }.map(_.properties.get(key)).distinct
       if (values.size == 1) values.head else None
     } catch {
-      // No Connect server in this JVM (its classes absent) or a server whose internals moved:
-      // nothing declared that colsem can read.
-      case _: LinkageError | _: ReflectiveOperationException | _: ClassCastException => None
-      case NonFatal(_) => None
+      // No Spark Connect classes in this JVM: no server, so no pipeline.
+      case _: NoClassDefFoundError => None
+      // A server whose internals moved: nothing declared that colsem can read; say so once.
+      case e @ (_: LinkageError | NonFatal(_)) =>
+        if (!warned.getAndSet(true)) {
+          logWarning(
+            "colsem cannot read the table properties of this driver's Declarative Pipelines " +
+              s"($e): a dataset's colsem.hidden_columns is not seen while a pipeline resolves " +
+              "its graph.")
+        }
+        None
     }
 
   /** A graph's tables: `protected` in Scala, public in the bytecode. */
   private def tables(graph: GraphRegistrationContext): Seq[Table] =
     graph.getClass.getMethod("tables").invoke(graph).asInstanceOf[Iterable[Table]].toSeq
 
-  private def sessionHolders: Seq[SessionHolder] = {
-    val manager = SparkConnectService.sessionManager
-    val field = manager.getClass.getDeclaredField("sessionStore")
-    field.setAccessible(true)
-    field.get(manager).asInstanceOf[ConcurrentMap[_, SessionHolder]].values.asScala.toSeq
-  }
+  /** The server's sessions; none when this JVM runs no Spark Connect server (pipelines run on
+   *  one: `spark-pipelines run` starts it). */
+  private def sessionHolders: Seq[SessionHolder] =
+    if (!SparkConnectService.started) Nil
+    else {
+      val manager = SparkConnectService.sessionManager
+      val field = manager.getClass.getDeclaredField("sessionStore")
+      field.setAccessible(true)
+      field.get(manager).asInstanceOf[ConcurrentMap[_, SessionHolder]].values.asScala.toSeq
+    }
 }
