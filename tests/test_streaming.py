@@ -118,7 +118,8 @@ def test_dataframe_star_over_a_stream(session, tmp_path):
     stream = session.readStream.table(table)
     assert stream.select("*").columns == ["k", "v", "ts"]
     assert stream.select(F.col("*")).columns == ["k", "v", "ts"]
-    assert session.sql(f"SELECT * FROM STREAM({table})").columns == ["k", "v", "ts"]
+    if not pyspark.__version__.startswith("4.0."):  # SQL's STREAM(t) came in Spark 4.1
+        assert session.sql(f"SELECT * FROM STREAM({table})").columns == ["k", "v", "ts"]
     columns, rows = run(session, stream.select("*"), tmp_path)
     assert columns == ["k", "v", "ts"] and [r[:2] for r in rows] == [(1, 10)]
 
