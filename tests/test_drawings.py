@@ -15,9 +15,12 @@ The resolved side: the lines below a line that holds only `=>` or `==>` (a befor
 stacked), else the right column of a side-by-side drawing (text after the last arrow on each line
 that has one; on the others, the text from the column where the arrowed lines' right side
 starts), else the whole drawing. A drawing no SQL golden can show (a MERGE, which the golden
-tables cannot run; a pipeline's graph) says so and names the test that holds it:
+tables cannot run; a pipeline's graph) says why and names the test that holds it:
 
-    * Golden: none: <why>; tests/<file>.py::<test function>
+    * Golden: none (<why>):
+    *   tests/<file>.py::<test function>
+
+(a Golden line may go on, indented, on the lines below it).
 
 Reads the sources and the golden files only: no Spark."""
 
@@ -38,8 +41,9 @@ TREE_LINE = re.compile(r"(?:^|\s)(?::-|\+-)\s")
 ARROW = re.compile(r"={1,2}>")
 SCALADOC_PREFIX = re.compile(r"^\s*\*(?: |$)")
 GOLDEN = re.compile(r"^\s*\*\s*Golden:\s*(.*?)\s*$")
+CONTINUED = re.compile(r"^\s*\*   +\S")  # a Golden line goes on, indented, on the lines below
 NAMED_CASE = re.compile(r"^(?P<file>[\w.-]+\.sql):\s+(?P<substring>.+)$")
-NO_GOLDEN = re.compile(r"^none:\s+\S.*;\s+(?P<file>tests/[\w/.-]+\.py)::(?P<test>\w+)$")
+NO_GOLDEN = re.compile(r"^none \(\S.*\):\s+(?P<file>tests/[\w/.-]+\.py)::(?P<test>\w+)$")
 # The first word of a plan line: tree characters, then an operator (`'` marks an unresolved one).
 OPERATOR = re.compile(r"^[\s:|+-]*'?([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?=$|[\s\[(,])")
 
@@ -78,7 +82,12 @@ def drawings(path: str, text: str) -> list[Drawing]:
         body = tuple(SCALADOC_PREFIX.sub("", line, count=1) for line in lines[i + 1 : end])
         if any(TREE_LINE.search(line) for line in body):
             after = GOLDEN.match(lines[end + 1]) if end + 1 < len(lines) else None
-            found.append(Drawing(path, i + 1, body, after.group(1) if after else None))
+            golden = after.group(1) if after else None
+            more = end + 2
+            while golden is not None and more < len(lines) and CONTINUED.match(lines[more]):
+                golden += " " + lines[more].strip().lstrip("*").strip()
+                more += 1
+            found.append(Drawing(path, i + 1, body, golden))
         i = end + 1
     return found
 
@@ -161,7 +170,7 @@ def problems(drawing: Drawing, golden_text: Callable[[str], str | None]) -> list
     if not named:
         return [
             f"{where}: `Golden: {drawing.golden}` is neither `<file>.sql: <substring>` nor "
-            "`none: <why>; tests/<file>.py::<test>`"
+            "`none (<why>): tests/<file>.py::<test>`"
         ]
     name, substring = named.group("file"), " ".join(named.group("substring").split())
     text = golden_text(name)
@@ -340,11 +349,11 @@ def test_a_stacked_drawing_is_read_below_its_arrow() -> None:
 
 
 def test_a_drawing_no_golden_shows_names_a_test_that_exists() -> None:
-    held = "none: MERGE does not run on the golden tables; tests/test_drawings.py::"
+    held = "none (MERGE does not run on the golden tables):\n *   tests/test_drawings.py::"
     assert check(doc("MergeIntoTable", "+- t", golden=held + "test_a_true_drawing_passes")) == []
     (problem,) = check(doc("MergeIntoTable", "+- t", golden=held + "test_gone"))
     assert "names test_gone, which tests/test_drawings.py does not define" in problem
-    (problem,) = check(doc("MergeIntoTable", "+- t", golden="none"))
+    (problem,) = check(doc("MergeIntoTable", "+- t", golden="none: tests/test_drawings.py::check"))
     assert "is neither" in problem
 
 
