@@ -44,8 +44,9 @@ GOLDEN = re.compile(r"^\s*\*\s*Golden:\s*(.*?)\s*$")
 CONTINUED = re.compile(r"^\s*\*   +\S")  # a Golden line goes on, indented, on the lines below
 NAMED_CASE = re.compile(r"^(?P<file>[\w.-]+\.sql):\s+(?P<substring>.+)$")
 NO_GOLDEN = re.compile(r"^none \(\S.*\):\s+(?P<file>tests/[\w/.-]+\.py)::(?P<test>\w+)$")
-# The first word of a plan line: tree characters, then an operator (`'` marks an unresolved one).
-OPERATOR = re.compile(r"^[\s:|+-]*'?([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?=$|[\s\[(,])")
+# The first word of a plan line: tree characters, then an operator (`'` marks an unresolved one,
+# `!` one whose input is missing).
+OPERATOR = re.compile(r"^[\s:|+-]*[!']?([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)(?=$|[\s\[(,])")
 
 
 @dataclass(frozen=True)
@@ -286,7 +287,9 @@ def test_a_true_drawing_passes() -> None:
 
 
 def test_a_multi_line_query_is_read_as_one_line() -> None:
-    assert check(doc("Project [x, y]", "+- Project [a, x]", golden="g.sql: a + 1 AS x, x * 2")) == []
+    assert (
+        check(doc("Project [x, y]", "+- Project [a, x]", golden="g.sql: a + 1 AS x, x * 2")) == []
+    )
 
 
 def test_a_wrong_order_fails_naming_the_operator_and_line() -> None:
@@ -297,7 +300,10 @@ def test_a_wrong_order_fails_naming_the_operator_and_line() -> None:
 
 def test_an_invented_operator_fails() -> None:
     (problem,) = check(doc("Project [x, y]", "+- Window [a]", "   +- Project [a, x]"))
-    assert "the drawing's Window (drawing line 4) is not in the plan of g.sql.out:8 after Project" in problem
+    assert (
+        "the drawing's Window (drawing line 4) is not in the plan of g.sql.out:8 after Project"
+        in problem
+    )
 
 
 def test_a_missing_golden_line_fails() -> None:
