@@ -1,4 +1,4 @@
-"""Plan drawings in the Scala sources' scaladoc stay true (docs/development.md, "Plan drawings").
+"""Plan drawings in the Scala sources' scaladoc stay true (docs/development.md, "Tests").
 
 A drawing is a scaladoc `{{{ ... }}}` block with tree lines (`+-`, `:-`). The line right after
 its closing `}}}` names the golden case that shows it:
