@@ -6,5 +6,3 @@ CREATE TEMPORARY VIEW presence_v AS SELECT id, m['age'] AS age FROM presence_doc
 SELECT * FROM colsem_with_presence(TABLE(presence_v));
 -- Without a lookup the query's columns only.
 SELECT * FROM colsem_with_presence(TABLE(SELECT id FROM presence_docs));
-DROP VIEW presence_v;
-DROP VIEW presence_docs;
