@@ -67,7 +67,8 @@ help:
 	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package, scalafmt"
 	@echo "                    and 100 columns on the Scala (seconds)"
 	@echo "make fmt            rewrite the Scala sources with scalafmt (.scalafmt.conf)"
-	@echo "make check          the fast loop: lint, then layers, harness units, golden files, bad input (minutes)"
+	@echo "make check          the fast loop: lint, then layers, plan drawings, harness units, golden files,"
+	@echo "                    bad input (minutes)"
 	@echo "make smoke SPARK=L  the smoke suite (three ways in + one golden file per feature) on line L"
 	@echo "make wide SPARK=L   the smoke suite, every golden file and the lateral-alias shapes, star, naming,"
 	@echo "                    responses and invariants suites on line L"
@@ -181,7 +182,8 @@ fmt: venv java
 # The fast loop while changing a rule: lint, then the import graph, the corpus harness's
 # classification, every golden file and the bad-input errors, in one pytest process (one Spark
 # session).
-CHECK_TESTS := tests/test_layers.py tests/test_peer.py tests/test_golden.py tests/test_bad_input.py
+CHECK_TESTS := tests/test_layers.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
+  tests/test_bad_input.py
 check: lint install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest -m "not corpus" $(CHECK_TESTS) $(PYTEST_ARGS)

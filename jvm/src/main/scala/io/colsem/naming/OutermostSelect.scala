@@ -12,14 +12,17 @@ import org.apache.spark.sql.execution.command.CreateViewCommand
  * The SELECT list that names a query's result columns: the outermost one, below ORDER BY, LIMIT,
  * DISTINCT, HAVING and WITH, in a set operation's first branch (UNION, EXCEPT, INTERSECT).
  * [[mapStored]] finds it in the query of a statement that stores the names as columns (CREATE VIEW,
- * ALTER VIEW ... AS, CREATE/REPLACE TABLE ... AS SELECT):
+ * ALTER VIEW ... AS, CREATE/REPLACE TABLE ... AS SELECT). The names of
+ * `SELECT s1 + 1 FROM t1 UNION ALL SELECT id * 2 FROM t2 ORDER BY 1` are the first branch's:
  * {{{
- *   CreateView v1                     <- stores the names below
+ *   Sort [(s1 + 1) ASC]                       <- ORDER BY 1
  *   +- Union
- *      :- Project [1, 'a']            <- the list
- *      :  +- OneRowRelation
- *      +- Project [2, 'b']
+ *      :- Project [(s1 + 1) AS `(s1 + 1)`]    <- the list
+ *      :  +- SubqueryAlias t1
+ *      +- Project [(id * 2) AS `(id * 2)`]
+ *         +- SubqueryAlias t2
  * }}}
+ * Golden: naming_canonical.sql: SELECT s1 + 1 FROM t1 UNION ALL SELECT id * 2 FROM t2
  */
 private[naming] object OutermostSelect {
 

@@ -32,17 +32,25 @@ import io.colsem.shims.SparkShims
  * Spark does needs no wait: Spark's own name is one later items may use.
  *
  * A CTE reads its definition's output when ResolveWithCTE runs, later in the batch than
- * ResolveAliases and before this rule. An item calling a SQL function is read by the CTE before
- * ResolveSQLFunctions inlines the call (in vanilla Spark the UnresolvedAlias holds the inlining
- * back one iteration), so the CTE's column has the call's nullability. The rule runs
- * ResolveWithCTE after naming such an item, so that the CTE reads the same:
+ * ResolveAliases and before this rule: a definition with a dialect item is unresolved until this
+ * rule names it, and the CTE reads the dialect's names in the next iteration (postgres):
  * {{{
- *   WithCTE                                    WithCTE
- *   :- CTERelationDef                          :- CTERelationDef
- *   :  +- Project [dialect(sqlfn(c1, c2))] =>  :  +- Project [sqlfn(c1, c2) AS sqlfn#11]
- *   +- Project [*]                             +- Project [*]
- *      +- CTERelationRef (unresolved)             +- CTERelationRef [sqlfn#11 (call's nullability)]
+ *   WithCTE                                        WithCTE
+ *   :- CTERelationDef                              :- CTERelationDef
+ *   :  +- SubqueryAlias c                          :  +- SubqueryAlias c
+ *   :     +- Project [dialect(s1 * 2), ...]   =>   :     +- Project [(s1 * 2) AS ?column?#1, ...]
+ *   +- Sort                                        +- Sort
+ *      +- Project [*]                                 +- Project [?column?#1, ...]
+ *         +- SubqueryAlias c                             +- SubqueryAlias c
+ *            +- CTERelationRef (unresolved)                 +- CTERelationRef [?column?#1, ...]
  * }}}
+ * Golden: naming_dialects.sql: WITH c AS (SELECT s1 * 2, s1 * 3 FROM t1) SELECT * FROM c
+ *
+ * An item calling a SQL function is read by the CTE before ResolveSQLFunctions inlines the call
+ * (in vanilla Spark the UnresolvedAlias holds the inlining back one iteration), so the CTE's
+ * column has the call's nullability. The rule runs ResolveWithCTE after naming such an item, so
+ * that the CTE reads the same (tests/test_naming.py,
+ * `test_sql_function_read_through_a_cte_keeps_vanilla_nullability`).
  */
 object ResolveDialectAliases extends Rule[LogicalPlan] {
 

@@ -20,21 +20,27 @@ import io.colsem.shims.SparkShims
  * {{{
  *   SELECT * FROM colsem_with_presence(TABLE(v))      v: SELECT id, m['age'] AS age FROM docs
  *
- *   UnresolvedTableValuedFunction colsem_with_presence
- *     FunctionTableSubqueryArgumentExpression
- *       SubqueryAlias v
- *       +- View v [id, age]
- *          +- Project [id, m[age] AS age]
- *             +- docs
- *
- *   SubqueryAlias colsem_with_presence
- *   +- Project [id, age, __colsem_present_age AS __colsem_present_1]
- *      +- SubqueryAlias v
- *         +- View v
- *            +- Project [id, m[age] AS age,
- *               |        coalesce(array_contains(map_keys(m), age), false) AS __colsem_present_age]
- *               +- docs
+ *   'Project [*]
+ *   +- 'UnresolvedTableValuedFunction colsem_with_presence
+ *        FunctionTableSubqueryArgumentExpression
+ *          SubqueryAlias v
+ *          +- View v [id, age]
+ *             +- Project [cast(id) AS id, cast(age) AS age]
+ *                +- Project [id, m[age] AS age]
+ *                   +- docs
+ *   =>
+ *   Project [id, age, __colsem_present_1]
+ *   +- SubqueryAlias colsem_with_presence
+ *      +- Project [id, age, __colsem_present_age AS __colsem_present_1]
+ *         +- SubqueryAlias v
+ *            +- View v [id, age, __colsem_present_age]
+ *               +- Project [cast(id) AS id, cast(age) AS age, __colsem_present_age]
+ *                  +- Project [id, m[age] AS age,
+ *                     |        coalesce(array_contains(map_keys(m), age), false)
+ *                     |          AS __colsem_present_age]
+ *                     +- docs
  * }}}
+ * Golden: respond.sql: SELECT * FROM colsem_with_presence(TABLE(presence_v))
  * Without any lookup the query still gets a Project of its columns on top: `*` over a query's
  * result keeps every column, where over a table, view or DataFrame leaf the session's star
  * strategies could leave some out.

@@ -14,11 +14,23 @@ import io.colsem.shims.DelegatingStar
  * while `hidden` is unknown it expands to itself (Spark keeps the operator unresolved and tries
  * again next iteration); [[ResolveColumnHidingStars]], at the end of the same iteration, reads the
  * resolved child and fills `hidden`; the next iteration expands the wrapped star exactly as
- * vanilla Spark does (qualifiers, EXCEPT, errors and all) and drops the hidden columns.
+ * vanilla Spark does (qualifiers, EXCEPT, errors and all) and drops the hidden columns. For
+ * `SELECT * FROM star_ev WHERE _row_id > 150`, `_ingested_at` and `_row_id` hidden:
  * {{{
- *   Project [colsem-star(*, hidden = ?)]      Project [colsem-star(*, hidden = {_ingest_ts#3})]
- *   +- Relation t [id#1, v#2, _ingest_ts#3]  =>  ...  =>  Project [id#1, v#2]
+ *   'Project [colsem-star(*, hidden = ?)]                   <- iteration n: the child resolves
+ *   +- Filter (_row_id#4 > 150)
+ *      +- SubqueryAlias star_ev
+ *         +- Relation star_ev [id#1, name#2, _ingested_at#3, _row_id#4, payload#5]
+ *   =>
+ *   'Project [colsem-star(*, hidden = {_ingested_at#3, _row_id#4})]      <- end of iteration n
+ *   +- ...
+ *   =>
+ *   Project [id#1, name#2, payload#5]                       <- iteration n + 1
+ *   +- Filter (_row_id#4 > 150)
+ *      +- SubqueryAlias star_ev
+ *         +- Relation star_ev [id#1, name#2, _ingested_at#3, _row_id#4, payload#5]
  * }}}
+ * Golden: star_strategies.sql: SELECT * FROM star_ev WHERE _row_id > 150
  */
 case class ColumnHidingStar(
     star: Star,

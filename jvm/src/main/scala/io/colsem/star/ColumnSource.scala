@@ -114,8 +114,8 @@ object ColumnSource {
    *   execution:         SubqueryAlias spark_catalog.default.events
    *                      +- Relation [id, v, _ts] parquet               property: hidden _ts
    * }}}
-   *
-   * (`tests/test_pipelines.py` runs both phases; no golden file holds a pipeline's plans.)
+   * Golden: none (a pipeline's plans, which no golden file holds; the test runs both phases):
+   *   tests/test_pipelines.py::test_every_feature_in_one_pipeline_run_then_again_then_full_refresh
    */
   def named(nameParts: Seq[String], leaf: LeafNode, resolver: Resolver): Option[ColumnSource] =
     of(leaf).filter(s => s.kind == "DATAFRAME" || isUnnamedStream(leaf)).flatMap { frame =>

@@ -25,6 +25,8 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
  *         +- 'UnresolvedRelation t                         +- 'Project [*]
  *                                                             +- 'UnresolvedRelation t
  * }}}
+ * Golden: none (a pass inside analysis; a MERGE into the golden tables fails its analysis):
+ *   tests/test_table_formats.py::test_a_merge_error_says_that_star_left_the_column_out
  *
  * A MERGE with explicit assignments only is left alone.
  */

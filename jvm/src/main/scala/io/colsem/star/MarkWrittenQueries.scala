@@ -25,6 +25,8 @@ import io.colsem.UserQueries
  *                                    +- Project [id, msg, null AS _ts]
  *                                       +- <query>                   [write 7]  id, msg
  * }}}
+ * Golden: none (a DataFrame's write into a DSv2 table; the golden tables are parquet):
+ *   tests/test_table_formats.py::test_write_keeps_hidden_values_or_fails_with_the_table_unchanged
  *
  * Tags survive the analyzer's rewrites (rules copy them to the node that replaces one); the id
  * tells this write's query from a DataFrame plan an earlier write marked.

@@ -23,6 +23,8 @@ import io.colsem.ColsemErrors
  *
  *   (with `USING (SELECT * FROM t)` the source's Project is [id, msg]: the MERGE fails, naming _ts)
  * }}}
+ * Golden: none (a pass inside analysis; a MERGE into the golden tables fails its analysis):
+ *   tests/test_table_formats.py::test_a_merge_error_says_that_star_left_the_column_out
  *
  * The source is put back whatever the settings, so no held source outlives analysis.
  */
