@@ -2,7 +2,9 @@
 plugin adds its own extension and physical rules only, so TPC-DS queries over generated data give
 the rows of Comet alone, still run by Comet's operators, with colsem's strictest settings on
 (spark.colsem.invariants=error: no false alarm from Comet's plan rewrites) and a TAGGED table's
-system column still hidden from `*`. Comet's jar comes from Maven Central (formats.comet.jar)."""
+system column still hidden from `*`; and colsem's invariant checks catch the broken rules of
+test_invariants.py with Comet in the session, whether colsem is listed before Comet or after it.
+Comet's jar comes from Maven Central (formats.comet.jar)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import pytest
 from conftest import ROOT
 from docs_sections import run_section_example
 from golden import running_line, version_property
+from test_invariants import CASES, EXPECTED, compile_broken_rules, message, run_cases
 from tpcds_sides import run_side, write_data
 
 sys.path.insert(0, str(ROOT))
@@ -152,3 +155,84 @@ def test_getting_started_example_runs_as_written(workdir: Path):
     assert first == "[Row(id=2, msg='b', x=20, y=21)]"
     assert plan[0] == "== Physical Plan ==", plan
     assert {"CometFilter", "CometProject"} <= set(comet_operators("\n".join(plan))), plan
+
+
+# colsem's place among extensions (docs/invariants.md, "Beside other extensions"). colsem.configure
+# appends colsem to spark.sql.extensions, and Comet's plugin appends Comet's extension when the
+# SparkContext starts unless the list names it already: so colsem comes before Comet by default,
+# and after it when the list names Comet's extension first.
+COMET_EXTENSION = "org.apache.comet.CometSparkSessionExtensions"
+# Comet 1.2's physical rules: one query-stage preparation rule and one columnar rule.
+COMET_STAGE_PREP_RULES = ["org.apache.comet.rules.CometRule"]
+COMET_COLUMNAR_RULES = ["org.apache.comet.CometSparkSessionExtensions$CometColumnar"]
+PLACEMENTS = {
+    "colsem before Comet": {},
+    "colsem after Comet": {
+        "spark.sql.extensions": f"com.example.broken.BrokenRules,{COMET_EXTENSION}"
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def broken_jar(workdir: Path) -> Path:
+    return compile_broken_rules(workdir)
+
+
+@pytest.fixture(scope="module", params=sorted(PLACEMENTS))
+def placed(request, broken_jar, comet_conf, workdir: Path, log4j_file: Path) -> tuple[str, dict]:
+    placement = request.param
+    settings = {
+        **comet_conf,
+        "spark.jars": f"{broken_jar},{comet_conf['spark.jars']}",
+        **PLACEMENTS[placement],
+    }
+    name = "comet_" + placement.replace(" ", "_")
+    return placement, run_cases(broken_jar, workdir, log4j_file, settings, name)
+
+
+def test_each_list_of_physical_rules_follows_spark_sql_extensions(placed):
+    placement, outcomes = placed
+    broken_stage, broken_columnar = (
+        ["com.example.broken.DropPhysicalColumn"],
+        ["com.example.broken.ReorderPhysicalProjection"],
+    )
+    colsem_stage = ["io.colsem.invariants.CheckPreparedSchemaAdaptive"]
+    colsem_columnar = [
+        "io.colsem.invariants.ShipJarToExecutors",
+        "io.colsem.invariants.InsertCheckedOutput",
+        "io.colsem.invariants.CheckPreparedSchemaColumnar",
+    ]
+    comet_stage, comet_columnar = COMET_STAGE_PREP_RULES, COMET_COLUMNAR_RULES
+    if placement == "colsem before Comet":
+        assert outcomes["stage_prep_rules"] == broken_stage + colsem_stage + comet_stage
+        assert outcomes["columnar_rules"] == broken_columnar + colsem_columnar + comet_columnar
+    else:
+        assert outcomes["stage_prep_rules"] == broken_stage + comet_stage + colsem_stage
+        assert outcomes["columnar_rules"] == broken_columnar + comet_columnar + colsem_columnar
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_invariant_checks_catch_broken_rules_beside_comet(placed, name):
+    """The error test_invariants.py expects, exactly, in either placement."""
+    _, outcomes = placed
+    _, expected = EXPECTED[name]
+    for action in next(c[3] for c in CASES if c[0] == name):
+        assert outcomes["results"][f"{name}/error/{action}"] == expected, action
+        logged = outcomes["warnings"][f"{name}/warn/{action}"]
+        assert len(logged) == 1 and message(expected) in logged[0], (action, logged)
+
+
+def test_healthy_query_runs_by_comet_and_passes_every_check(placed):
+    _, outcomes = placed
+    for mode in ("off", "warn", "error"):
+        for action in next(c[3] for c in CASES if c[0] == "healthy"):
+            key = f"healthy/{mode}/{action}"
+            assert outcomes["results"][key] == {
+                "schema": "struct<s1:int,u:string>",
+                "rows": [[1, "A"], [2, "B"]],
+            }, key
+            assert outcomes["warnings"][key] == []
+            assert {"CometNativeScan", "CometFilter", "CometProject"} <= set(
+                comet_operators(outcomes["plans"][key])
+            ), outcomes["plans"][key]
+            assert ("CheckedOutput" in outcomes["plans"][key]) == (mode != "off"), key

@@ -24,10 +24,11 @@ SCRIPT = (
 import colsem
 from pyspark.sql import DataFrame
 
-jar, warehouse, cases = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
-builder = (local_builder().config("spark.jars", jar)
-           .config("spark.sql.extensions", "com.example.broken.BrokenRules")
-           .config("spark.sql.warehouse.dir", warehouse))
+jar, warehouse, cases, settings = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+builder = local_builder().config("spark.sql.warehouse.dir", warehouse)
+for key, value in {"spark.jars": jar, "spark.sql.extensions": "com.example.broken.BrokenRules",
+                   **settings}.items():
+    builder = builder.config(key, value)
 spark = colsem.configure(builder).getOrCreate()
 spark.sql("CREATE TABLE t1 (s1 INT, s2 STRING) USING parquet")
 spark.sql("INSERT INTO t1 VALUES (1, 'a'), (2, 'b')")
@@ -50,7 +51,7 @@ def outcome(run):
         return {"error": condition(), "sqlState": exc.getSqlState(),
                 "parameters": dict(exc.getMessageParameters() or {})}
 
-results = {}
+results, plans = {}, {}
 for name, conf, sql, actions in cases:
     for mode in ("off", "warn", "error"):
         for action in actions:
@@ -72,10 +73,17 @@ for name, conf, sql, actions in cases:
                 else:
                     table = df.toArrow()
                     rows = [list(r.values()) for r in table.to_pylist()]
+                plans[f"{name}/{mode}/{action}"] = df._jdf.queryExecution().executedPlan().toString()
                 return {"schema": df.schema.simpleString(), "rows": rows}
             results[f"{name}/{mode}/{action}"] = outcome(run)
 marker.warn("CASE end")
-emit(results=results)
+
+def classes(rules):
+    return [rules.apply(i).getClass().getName() for i in range(rules.length())]
+
+state = spark._jsparkSession.sessionState()
+emit(results=results, plans=plans, columnar_rules=classes(state.columnarRules()),
+     stage_prep_rules=classes(state.adaptiveRulesHolder().queryStagePrepRules()))
 """
 )
 
@@ -134,8 +142,8 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def broken_jar(workdir: Path) -> Path:
+def compile_broken_rules(workdir: Path) -> Path:
+    """tests/extensions/BrokenRules.scala as a jar, against the running pyspark's jars."""
     import pyspark
     from build_jar_access import compile_scala
 
@@ -147,19 +155,28 @@ def broken_jar(workdir: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> dict[str, dict]:
-    warehouse = workdir / "invariants-warehouse"
+def broken_jar(workdir: Path) -> Path:
+    return compile_broken_rules(workdir)
+
+
+def run_cases(
+    broken_jar: Path, workdir: Path, log4j_file: Path, settings: dict[str, str], name: str
+) -> dict:
+    """Every case in a fresh JVM whose builder gets ``settings`` over the broken rules' jar and
+    extension (colsem.configure then appends colsem): each case's outcome, executed plan and
+    colsem warnings, and the session's columnar and query-stage preparation rules in order."""
+    warehouse = workdir / f"{name}-warehouse"
     proc = run_python(
         SCRIPT,
-        args=[str(broken_jar), str(warehouse), json.dumps(CASES)],
+        args=[str(broken_jar), str(warehouse), json.dumps(CASES), json.dumps(settings)],
         env={
             "COLSEM_AUTOREGISTER": "0",
             "PYSPARK_SUBMIT_ARGS": f"--driver-java-options -Dlog4j2.configurationFile={log4j_file} pyspark-shell",
         },
         timeout=600,
     )
-    results = result_of(proc)["results"]
-    (workdir / "invariants-outcomes.json").write_text(json.dumps(results, indent=1))
+    run = result_of(proc)
+    (workdir / f"{name}-outcomes.json").write_text(json.dumps(run["results"], indent=1))
     # The colsem warnings logged while each case ran, between the markers the script logs.
     warnings: dict[str, list] = {}
     current = None
@@ -170,7 +187,12 @@ def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> dict[str, dic
             warnings[current] = []
         elif current and "COLSEM_" in line and line.startswith("WARN"):
             warnings[current].append(line)
-    return {"results": results, "warnings": warnings}
+    return {**run, "warnings": warnings}
+
+
+@pytest.fixture(scope="module")
+def outcomes(broken_jar: Path, workdir: Path, log4j_file: Path) -> dict[str, dict]:
+    return run_cases(broken_jar, workdir, log4j_file, {}, "invariants")
 
 
 def error(invariant: int, culprit: str, problem: str, diff: str) -> dict:
@@ -404,3 +426,18 @@ def test_explain_shows_sparks_plan(spark, mode):
         session.conf.set("spark.colsem.invariants", invariants)
         assert "CheckedOutput" not in text()
         assert text() == expected, invariants
+
+
+def test_colsem_rules_follow_the_extensions_listed_before_it(outcomes):
+    """docs/invariants.md, "Beside other extensions": each list of injected physical rules is in
+    the order of spark.sql.extensions (colsem.configure appended colsem after the broken rules)."""
+    assert outcomes["stage_prep_rules"] == [
+        "com.example.broken.DropPhysicalColumn",
+        "io.colsem.invariants.CheckPreparedSchemaAdaptive",
+    ]
+    assert outcomes["columnar_rules"] == [
+        "com.example.broken.ReorderPhysicalProjection",
+        "io.colsem.invariants.ShipJarToExecutors",
+        "io.colsem.invariants.InsertCheckedOutput",
+        "io.colsem.invariants.CheckPreparedSchemaColumnar",
+    ]

@@ -87,10 +87,18 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     extensions.injectCheckRule(session => new invariants.CheckAnalyzedSchema(session))
     // Invariant 5: planning starts with ReturnAnswer(optimized plan), the first whole view of it.
     extensions.injectPlannerStrategy(session => new invariants.CheckOptimizedSchema(session))
-    // Invariants 3 and 6 on the prepared plan: last query-stage preparation rule (adaptive)...
+    // Invariants 3 and 6 on the prepared plan of an adaptive query: a query-stage preparation
+    // rule, after other extensions' when colsem is listed after them (docs/invariants.md, "Beside
+    // other extensions").
     extensions.injectQueryStagePrepRule(session =>
       new invariants.CheckPreparedSchemaAdaptive(session))
-    // ...and after the columnar transitions (non-adaptive plans).
+    // Three columnar rules: Spark runs their post-transition halves in reverse order of
+    // registration, so these run bottom-up (check the schema, wrap the root, ship the jar).
+    // Invariant 4's row check runs in tasks: ship colsem's jar to executors that lack it.
+    extensions.injectColumnar(session => new invariants.ShipJarToExecutors(session))
+    // Invariant 4: wrap the query's executed plan in the operator that checks its rows.
+    extensions.injectColumnar(session => new invariants.InsertCheckedOutput(session))
+    // Invariants 3 and 6 on a plan adaptive execution leaves alone, after the transitions.
     extensions.injectColumnar(session => new invariants.CheckPreparedSchemaColumnar(session))
   }
 }

@@ -7,20 +7,16 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.colsem.PlanningInternals
 import org.apache.spark.sql.execution.{
-  ApplyColumnarRulesAndInsertTransitions, ColumnarRule, CommandResultExec, ProjectExec, SparkPlan
+  ApplyColumnarRulesAndInsertTransitions, ColumnarRule, ProjectExec, SparkPlan
 }
-import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec
-import org.apache.spark.sql.execution.command.ExecutedCommandExec
-
-import io.colsem.ExecutorJar
 
 /**
  * Invariants 3 and 6, on the prepared physical plan (after planning and the preparation rules):
  * its output must be the analyzed output with relations stripped (names, types, nullability that
  * may only tighten). Checked once per query, on the query's own plan (not its subqueries'), from
- * the last rule that sees the whole prepared plan: a query-stage preparation rule under adaptive
- * execution, a columnar rule otherwise. List colsem after other extensions in
- * spark.sql.extensions so these run after theirs.
+ * a query-stage preparation rule under adaptive execution and the post-transition half of a
+ * columnar rule otherwise. Which other extensions' physical rules it sees depends on where colsem
+ * sits among them: docs/invariants.md, "Beside other extensions".
  *
  * On a violation, the plan is planned again from the optimized plan: if the planner's own output
  * already differs, it is invariant 3 and the strategy that planned the first wrong node is named;
@@ -37,7 +33,7 @@ object CheckPreparedSchema {
       _ = record.rethrowFailure()
       analyzed <- record.analyzedPlan
       optimized <- record.optimizedPlan
-      if !record.hasReported && isQueryPlan(plan, record) && record.claimPhysicalCheck()
+      if !record.hasReported && QueryPlans.isOwn(plan, record) && record.claimPhysicalCheck()
     } {
       val expected = expectedSchema(analyzed, optimized)
       val caseSensitive = conf.caseSensitiveAnalysis
@@ -55,42 +51,6 @@ object CheckPreparedSchema {
                 Schemas.diff("analyzed", expected, "prepared", Schemas.physical(plan.output)))))
       }
     }
-  }
-
-  /** Invariant 4: puts [[CheckedOutputExec]] at the root of the query's own executed plan (above
-   *  AdaptiveSparkPlanExec under adaptive execution), once per query. Not for a query an EXPLAIN
-   *  describes: it never runs, and EXPLAIN shows Spark's plan as it is. */
-  def guardOutput(session: SparkSession, plan: SparkPlan): SparkPlan = {
-    val mode = Invariants.mode(session.sessionState.conf)
-    if (mode == Invariants.Off || plan.isInstanceOf[CheckedOutputExec] || isCommandResult(plan))
-      return plan
-    Invariants.record(session) match {
-      case Some(record)
-          if !record.hasReported && !PlanningInternals.explaining(session) &&
-            isQueryPlan(plan, record) && record.claimRowCheck() =>
-        // The row check runs in tasks: executors must load colsem's classes.
-        val setting = if (mode == Invariants.Error) "error" else "warn"
-        ExecutorJar.ensureOnExecutors(session.sparkContext, s"spark.colsem.invariants=$setting")
-        CheckedOutputExec(plan, failOnViolation = mode == Invariants.Error)
-      case _ => plan
-    }
-  }
-
-  /** A command's result (DESCRIBE, SHOW, ...): Spark's own rows, whose root node is how the
-   *  spark-sql CLI, the Thrift server and Spark's golden files know to lay them out as a table. */
-  private def isCommandResult(plan: SparkPlan): Boolean = plan match {
-    case _: ExecutedCommandExec | _: CommandResultExec => true
-    case _ => false
-  }
-
-  /** The query's own plan has a node planned from a node of its optimized plan; a subquery's or
-   *  an adaptive re-plan's nodes link to other logical plans. */
-  private def isQueryPlan(plan: SparkPlan, record: QueryRecord): Boolean = {
-    val planned = plan match {
-      case adaptive: AdaptiveSparkPlanExec => adaptive.inputPlan
-      case other => other
-    }
-    planned.find(_.logicalLink.isDefined).flatMap(_.logicalLink).exists(record.isOptimizedNode)
   }
 
   /** The analyzed schema, with the fields optimization made nullable nullable: invariant 5 has
@@ -201,7 +161,8 @@ object CheckPreparedSchema {
   }
 }
 
-/** Runs the check last among the query-stage preparation rules (adaptive execution). */
+/** Runs the check among the query-stage preparation rules (adaptive execution), after Spark's own
+ *  and those of the extensions listed before colsem. */
 class CheckPreparedSchemaAdaptive(session: SparkSession) extends Rule[SparkPlan] {
   override def apply(plan: SparkPlan): SparkPlan = {
     CheckPreparedSchema.check(session, plan, adaptive = true)
@@ -209,14 +170,12 @@ class CheckPreparedSchemaAdaptive(session: SparkSession) extends Rule[SparkPlan]
   }
 }
 
-/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans), and
- *  adds the execution check at the root (all plans). Spark applies the post-transition halves of
- *  columnar rules in reverse order of registration, so this one runs before other extensions'. */
+/** Runs the check after the columnar transitions of Spark's preparations (non-adaptive plans). */
 class CheckPreparedSchemaColumnar(session: SparkSession) extends ColumnarRule {
   override def postColumnarTransitions: Rule[SparkPlan] = new Rule[SparkPlan] {
     override def apply(plan: SparkPlan): SparkPlan = {
       CheckPreparedSchema.check(session, plan, adaptive = false)
-      CheckPreparedSchema.guardOutput(session, plan)
+      plan
     }
   }
 }
