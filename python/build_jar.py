@@ -27,6 +27,7 @@ import zipfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from build_cli import add_line_option, chosen_lines, exit_code
 from build_versions import (
     COMPILE,
     COMPILE_FILE,
@@ -154,27 +155,41 @@ def compiler_jars(spark_jars: Path, lv: dict[str, str]) -> list[Path]:
     return compiler
 
 
-def compile_classes(
-    java: str, spark_jars: Path, lv: dict[str, str], sources: list[Path], out: Path
-) -> None:
-    scala = lv["scala.version"]
-    compiler = compiler_jars(spark_jars, lv)
+def run_scala_tool(
+    java: str,
+    tools: list[Path],
+    main_class: str,
+    options: list[str],
+    spark_jars: Path,
+    sources: list[Path],
+    out: Path,
+) -> subprocess.CompletedProcess[str]:
+    """Runs a tool of the line's Scala compiler (scalac, scaladoc) over ``sources`` with Spark's
+    jars on the class path, writing into ``out``."""
     cmd = [
         java,
         "-Xss8m",
         "-cp",
-        os.pathsep.join(map(str, compiler)),
-        "scala.tools.nsc.Main",
-        *scalac_options(lv),
+        os.pathsep.join(map(str, tools)),
+        main_class,
+        *options,
         "-classpath",
         str(spark_jars / "*"),
         "-d",
         str(out),
     ] + [str(s) for s in sources]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def compile_classes(
+    java: str, spark_jars: Path, lv: dict[str, str], sources: list[Path], out: Path
+) -> None:
+    tools = compiler_jars(spark_jars, lv)
+    options = scalac_options(lv)
+    result = run_scala_tool(java, tools, "scala.tools.nsc.Main", options, spark_jars, sources, out)
     if result.returncode != 0:
         raise JarBuildError(
-            f"scalac (Spark {lv['spark.line']}, Scala {scala}) failed:\n"
+            f"scalac (Spark {lv['spark.line']}, Scala {lv['scala.version']}) failed:\n"
             + (result.stdout + result.stderr).strip()
         )
 
@@ -303,11 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--line",
-        action="append",
-        default=[],
-        help="Spark line to build (repeatable or comma separated; default: every line)",
+    add_line_option(
+        parser, "Spark line to build (repeatable or comma separated; default: every line)"
     )
     parser.add_argument(
         "--force", action="store_true", help="rebuild even if the jar is up to date"
@@ -316,14 +328,12 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=JAR_DIR, help="output folder (default: %(default)s)"
     )
     args = parser.parse_args(argv)
-    lines = [name.strip() for item in args.line for name in item.split(",") if name.strip()]
-    try:
-        for jar in build_jars(lines or None, args.out, force=args.force):
+
+    def act() -> None:
+        for jar in build_jars(chosen_lines(args) or None, args.out, force=args.force):
             print(jar)
-    except JarBuildError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+
+    return exit_code(act)
 
 
 if __name__ == "__main__":

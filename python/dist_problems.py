@@ -30,6 +30,7 @@ SDIST_NEEDS = [
     "jvm/project.properties",
     "jvm/compile.properties",
     "python/build_jar.py",
+    "python/build_cli.py",
     "python/build_versions.py",
     "python/spark_jars.py",
     "python/hatch_hooks.py",

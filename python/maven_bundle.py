@@ -12,21 +12,21 @@ from __future__ import annotations
 import argparse
 import hashlib
 import html
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 
+from build_cli import add_line_option, chosen_lines, exit_code
 from build_jar import (
     build_line,
     check_java,
     compiler_jars,
     manifest,
     resources,
+    run_scala_tool,
     scala_sources,
     source_fingerprint,
     source_roots,
@@ -158,22 +158,10 @@ def _scaladoc(
     tools = compiler_jars(spark_jars, lv) + sorted(
         spark_jars.glob(f"scala-xml_{lv['scala.binary']}-*.jar")
     )
-    cmd = [
-        java,
-        "-Xss8m",
-        "-cp",
-        os.pathsep.join(map(str, tools)),
-        "scala.tools.nsc.ScalaDoc",
-        "-doc-title",
-        artifact_id(lv),
-        "-doc-version",
-        lv["colsem.version"],
-        "-classpath",
-        str(spark_jars / "*"),
-        "-d",
-        str(out),
-    ] + [str(s) for s in sources]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    options = ["-doc-title", artifact_id(lv), "-doc-version", lv["colsem.version"]]
+    result = run_scala_tool(
+        java, tools, "scala.tools.nsc.ScalaDoc", options, spark_jars, sources, out
+    )
     if result.returncode != 0 or not (out / "index.html").is_file():
         raise JarBuildError(
             f"scaladoc (Spark {lv['spark.line']}, Scala {lv['scala.version']}) failed:\n"
@@ -231,12 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--line",
-        action="append",
-        default=[],
-        help="Spark line to publish (repeatable or comma separated)",
-    )
+    add_line_option(parser, "Spark line to publish (repeatable or comma separated)")
     parser.add_argument(
         "--publish-m2",
         metavar="REPO",
@@ -245,21 +228,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--pom", metavar="LINE", help="print LINE's POM (build.sbt's makePom)")
     args = parser.parse_args(argv)
-    lines = [name.strip() for item in args.line for name in item.split(",") if name.strip()]
-    try:
+
+    def act() -> None:
         if args.pom:
             sys.stdout.write(pom(line_versions(read_versions(), args.pom)))
-            return 0
+            return
         if not args.publish_m2:
             raise JarBuildError("give --pom LINE or --publish-m2 REPO --line LINE")
-        if not lines:
+        if not chosen_lines(args):
             raise JarBuildError("--publish-m2 needs --line: the lines to publish")
-        for line in lines:
+        for line in chosen_lines(args):
             print(publish_m2(line, args.publish_m2))
-    except JarBuildError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+
+    return exit_code(act)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from build_cli import exit_code
 from build_versions import JarBuildError, line_versions, log, read_versions
 
 
@@ -177,12 +178,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1:
         print("usage: spark_jars.py LINE (prints the folder of LINE's Spark jars)", file=sys.stderr)
         return 2
-    try:
-        print(find_spark_jars(line_versions(read_versions(), args[0])))
-    except JarBuildError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    return exit_code(lambda: print(find_spark_jars(line_versions(read_versions(), args[0]))))
 
 
 if __name__ == "__main__":
