@@ -4,12 +4,11 @@
 //   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
 //   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for each line
 // Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); source
-// folders and scalac options from jvm/compile.properties; the POM's URLs, SCM, licence and
-// developers from jvm/project.properties (all three read by python/build_jar.py too). Spark's
-// classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven Central), found
-// or downloaded by `python/build_jar.py --spark-jars <line>` (run with $COLSEM_PYTHON, default
-// python3), or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they
-// hold it.
+// folders and scalac options from jvm/compile.properties (both read by python/build_versions.py
+// too); the POM is `python/maven_bundle.py --pom <line>`'s. Spark's classes come from that line's
+// pyspark distribution (Spark 4.3.0 is not on Maven Central), found or downloaded by
+// `python/spark_jars.py <line>` (both run with $COLSEM_PYTHON, default python3), or taken from
+// $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
 import java.util.Properties
 
 def loadProperties(path: String): Properties = {
@@ -20,9 +19,6 @@ def loadProperties(path: String): Properties = {
 val versions: Properties = loadProperties("jvm/versions.properties")
 def v(key: String): String = Option(versions.getProperty(key)).map(_.trim)
   .getOrElse(sys.error(s"jvm/versions.properties has no $key"))
-val projectInfo: Properties = loadProperties("jvm/project.properties")
-def p(key: String): String = Option(projectInfo.getProperty(key)).map(_.trim)
-  .getOrElse(sys.error(s"jvm/project.properties has no $key"))
 val compileInfo: Properties = loadProperties("jvm/compile.properties")
 def c(key: String): Seq[String] = Option(compileInfo.getProperty(key)).toSeq
   .flatMap(_.trim.split("\\s+")).filter(_.nonEmpty)
@@ -83,11 +79,11 @@ lazy val root = (project in file("."))
       val dir = Seq(s"COLSEM_SPARK_JARS_${sparkLine.replace('.', '_')}", "COLSEM_SPARK_JARS")
         .flatMap(sys.env.get).map(file).find(d => (d / core).isFile)
         .getOrElse {
-          // build_jar.py knows where each line's jars are (installed pyspark, ~/.cache/colsem) and
+          // spark_jars.py knows where each line's jars are (installed pyspark, ~/.cache/colsem) and
           // downloads that line's pyspark from PyPI when they are nowhere.
           val python = sys.env.getOrElse("COLSEM_PYTHON", "python3")
-          val script = (baseDirectory.value / "python" / "build_jar.py").toString
-          file(scala.sys.process.Process(Seq(python, script, "--spark-jars", sparkLine)).!!.trim)
+          val script = (baseDirectory.value / "python" / "spark_jars.py").toString
+          file(scala.sys.process.Process(Seq(python, script, sparkLine)).!!.trim)
         }
       if (!(dir / core).isFile) sys.error(s"$dir does not hold Spark $sparkVersion ($core).")
       (dir * "*.jar").get
@@ -119,14 +115,21 @@ lazy val root = (project in file("."))
     publishMavenStyle := true,
     // `make test` republishes the same version on every run; the local repository must take it.
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
-    pomIncludeRepository := (_ => false),
-    licenses := Seq(p("license.name") -> url(p("license.url"))),
-    description :=
-      s"${p("pom.description")} Built for Apache Spark $sparkLine (Scala $scalaBinary).",
-    homepage := Some(url(p("project.url"))),
-    scmInfo := Some(ScmInfo(url(p("scm.url")), p("scm.connection"), p("scm.developerConnection"))),
-    developers := List(Developer(
-      p("developer.id"),
-      p("developer.name"),
-      "",
-      url(p("developer.url")))))
+    // The POM is python/maven_bundle.py's, the one the wheel's Maven bundles carry (one writer for
+    // both); its coordinates must be the ones sbt publishes under, or the build stops.
+    makePom := {
+      val out = makePomConfiguration.value.file.get
+      val python = sys.env.getOrElse("COLSEM_PYTHON", "python3")
+      val script = (baseDirectory.value / "python" / "maven_bundle.py").toString
+      val text = scala.sys.process.Process(Seq(python, script, "--pom", sparkLine)).!!
+      val written = Seq("groupId", "artifactId", "version")
+        .map(e => s"<$e>(.*?)</$e>".r.findFirstMatchIn(text).map(_.group(1)).getOrElse(""))
+      val published =
+        Seq(organization.value, s"${moduleName.value}_${scalaBinaryVersion.value}", version.value)
+      if (written != published) {
+        sys.error(s"python/maven_bundle.py's POM says ${written.mkString(":")}; " +
+          s"sbt publishes ${published.mkString(":")}")
+      }
+      IO.write(out, text)
+      out
+    })

@@ -13,6 +13,7 @@ from hatchling.metadata.plugin.interface import MetadataHookInterface
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_jar
+import build_versions
 
 # The `test` extra: the tools the tests use (the Makefile's venvs install them too).
 TEST_REQUIREMENTS = [
@@ -26,18 +27,18 @@ TEST_REQUIREMENTS = [
 
 class ColsemMetadataHook(MetadataHookInterface):
     def update(self, metadata: dict[str, Any]) -> None:
-        versions = build_jar.read_versions()
+        versions = build_versions.read_versions()
         metadata["version"] = versions["colsem.version"]
         # Every line the wheel carries a jar for, as one specifier set. An extra, not a requirement:
         # pip cannot accept "pyspark or pyspark-client", and requiring pyspark would pull PyPI's
         # whole pyspark over a pyspark-client install (pyproject.toml).
         metadata["optional-dependencies"] = {
             "pyspark": [
-                f"pyspark{build_jar.supported_union(versions, build_jar.all_lines(versions))}"
+                f"pyspark{build_versions.supported_union(versions, build_versions.all_lines(versions))}"
             ],
             "test": TEST_REQUIREMENTS,
         }
-        project = build_jar.read_project()
+        project = build_versions.read_project()
         metadata["urls"] = {
             "Homepage": project["project.url"],
             "Documentation": project["project.docs.url"],
@@ -53,7 +54,7 @@ class ColsemJarHook(BuildHookInterface):
             return
         try:
             jars = build_jar.build_jars()
-        except build_jar.JarBuildError as exc:
+        except build_versions.JarBuildError as exc:
             raise SystemExit(f"colsem: cannot build the jars: {exc}") from None
         for jar in jars:
             build_data["force_include"][str(jar)] = f"colsem/jars/{jar.name}"

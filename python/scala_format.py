@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from build_jar import cache_dir
+from spark_jars import cache_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / ".scalafmt.conf"

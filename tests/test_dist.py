@@ -12,15 +12,22 @@ import sysconfig
 import zipfile
 from decimal import Decimal
 from pathlib import Path
+from xml.etree import ElementTree
 
 import colsem
-from build_jar_access import build_jar, read_versions, release, running_line
+from build_jar_access import (
+    build_versions,
+    dist_problems,
+    maven_bundle,
+    read_versions,
+    running_line,
+)
 from conftest import DIST_DIR, ROOT, SESSION_PRELUDE, installed_colsem, result_of, run_python
 
 DIST = Path(DIST_DIR or "")
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
-LINES = build_jar.all_lines(VERSIONS)
+LINES = build_versions.all_lines(VERSIONS)
 # A lateral alias inside a window: vanilla Spark refuses it (LATERAL_COLUMN_ALIAS_IN_WINDOW), so
 # these rows come from colsem.
 LATERAL_WINDOW_SQL = (
@@ -38,10 +45,10 @@ def test_colsem_is_the_wheel_from_dist():
     site = Path(sysconfig.get_paths()["purelib"])
     assert Path(colsem.__file__).parent == installed_colsem() == site / "colsem"
     assert not Path(colsem.__file__).resolve().is_relative_to(ROOT / "python")
-    with zipfile.ZipFile(release.wheel_path(DIST)) as wheel:
+    with zipfile.ZipFile(dist_problems.wheel_path(DIST)) as wheel:
         packaged = [n for n in wheel.namelist() if not n.endswith("/") and ".dist-info/" not in n]
         assert {
-            f"colsem/jars/{build_jar.jar_name(build_jar.line_versions(VERSIONS, line))}"
+            f"colsem/jars/{build_versions.jar_name(build_versions.line_versions(VERSIONS, line))}"
             for line in LINES
         } <= set(packaged)
         assert [n for n in packaged if (site / n).read_bytes() != wheel.read(n)] == []
@@ -54,16 +61,17 @@ def test_info_lists_the_bundled_jars():
         [sys.executable, "-m", "colsem", "info"], capture_output=True, text=True, check=True
     ).stdout
     info = json.loads(out)
-    lv = build_jar.line_versions(VERSIONS, running_line())
+    lv = build_versions.line_versions(VERSIONS, running_line())
     assert (info["version"], info["installed_pyspark"], info["selected_jar"]) == (
         VERSION,
         pyspark.__version__,
-        build_jar.jar_name(lv),
+        build_versions.jar_name(lv),
     )
-    assert info["pyspark_supported"] == build_jar.supported_union(VERSIONS, LINES)
+    assert info["pyspark_supported"] == build_versions.supported_union(VERSIONS, LINES)
     assert [j["spark_line"] for j in info["jars"]] == LINES
     assert [j["maven_coordinate"] for j in info["jars"]] == [
-        build_jar.maven_coordinate(build_jar.line_versions(VERSIONS, line)) for line in LINES
+        build_versions.maven_coordinate(build_versions.line_versions(VERSIONS, line))
+        for line in LINES
     ]
 
 
@@ -77,13 +85,48 @@ def test_configure_status_and_a_lateral_alias_in_a_window(spark):
     assert [list(r) for r in spark.sql(LATERAL_WINDOW_SQL).collect()] == LATERAL_WINDOW_ROWS
 
 
+def test_every_bundle_carries_the_one_pom_under_its_jars_coordinates():
+    """Each line's POM in dist/maven is the POM sbt publishes too (maven_bundle.pom, the one
+    writer), and its coordinates are the ones the bundle's folder and jar say: the folder is
+    group/artifact/version, and the artifact names the line and Scala binary the jar was built
+    for."""
+    repo = DIST / "maven"
+    poms = sorted(repo.rglob("*.pom"))
+    assert len(poms) == len(LINES)
+    for pom in poms:
+        *group, artifact, version = pom.parent.relative_to(repo).parts
+        jar = pom.with_suffix(".jar")
+        with zipfile.ZipFile(jar) as zf:
+            built = dict(
+                line.split("=", 1)
+                for line in zf.read("io/colsem/colsem-build.properties").decode().splitlines()
+            )
+        lv = build_versions.line_versions(VERSIONS, built["spark.line"])
+        assert pom.read_text(encoding="utf-8") == maven_bundle.pom(lv)
+        project = ElementTree.parse(pom).getroot()
+        ns = dist_problems.POM_NS
+        coordinates = [
+            project.findtext(f"m:{e}", "", ns) for e in ("groupId", "artifactId", "version")
+        ]
+        assert (
+            coordinates
+            == [
+                ".".join(group),
+                f"colsem-spark-{built['spark.line']}_{built['scala.binary']}",
+                built["colsem.version"],
+            ]
+            == [VERSIONS["maven.group"], artifact, VERSION]
+        )
+        assert pom.name == f"{artifact}-{version}.pom" and version == VERSION
+
+
 def test_spark_submit_packages_from_the_dist_maven_repository(workdir: Path):
     """`--packages` resolved from dist/maven as from Maven Central: Ivy's cache and the home whose
     ~/.m2 Spark also searches are private, so only the bundle can satisfy it."""
     import pyspark
 
     repo = DIST / "maven"
-    lv = build_jar.line_versions(VERSIONS, running_line())
+    lv = build_versions.line_versions(VERSIONS, running_line())
     ivy, home = workdir / "dist-ivy", workdir / "dist-home"
     for folder in (ivy, home):
         shutil.rmtree(folder, ignore_errors=True)
@@ -99,7 +142,7 @@ def test_spark_submit_packages_from_the_dist_maven_repository(workdir: Path):
         "--repositories",
         repo.as_uri(),
         "--packages",
-        build_jar.maven_coordinate(lv),
+        build_versions.maven_coordinate(lv),
     ]
     proc = run_python(
         SESSION_PRELUDE
@@ -119,11 +162,11 @@ emit(status=status_of(spark), rows=rows, jars=spark.sparkContext.getConf().get("
     out = result_of(proc)
     assert (out["status"]["active"], out["status"]["version"]) == ("true", VERSION)
     assert out["rows"] == [[str(v) for v in row] for row in LATERAL_WINDOW_ROWS]
-    group, artifact = lv["maven.group"], build_jar.artifact_id(lv)
+    group, artifact = lv["maven.group"], build_versions.artifact_id(lv)
     assert f"found {group}#{artifact};{VERSION} in repo-1" in proc.stderr, proc.stderr[-3000:]
     resolved = ivy / "jars" / f"{group}_{artifact}-{VERSION}.jar"
     assert out["jars"].split(",") == [f"file://{resolved}"]
     assert (
         resolved.read_bytes()
-        == (build_jar.maven_folder(repo, lv) / build_jar.jar_name(lv)).read_bytes()
+        == (maven_bundle.maven_folder(repo, lv) / build_versions.jar_name(lv)).read_bytes()
     )

@@ -62,7 +62,7 @@ def test_unsupported_pyspark_fails_at_configure_listing_supported_versions(monke
     ],
 )
 def test_supported_range(version, supported):
-    assert colsem._versions.is_supported(version, ">=4.3.0,<4.4") is supported
+    assert colsem._jars.is_supported(version, ">=4.3.0,<4.4") is supported
 
 
 @pytest.mark.parametrize(
@@ -80,7 +80,7 @@ def test_supported_range(version, supported):
     ],
 )
 def test_supported_range_with_excluded_lines(version, supported):
-    assert colsem._versions.is_supported(version, ">=3.5.0,!=4.1.*,<4.4") is supported
+    assert colsem._jars.is_supported(version, ">=3.5.0,!=4.1.*,<4.4") is supported
 
 
 def test_configure_on_a_connect_builder_explains_the_server_side_setup():

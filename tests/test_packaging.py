@@ -12,15 +12,15 @@ from pathlib import Path
 
 import colsem
 import pytest
-from build_jar_access import build_jar, line_versions, read_versions, running_line
+from build_jar_access import build_versions, line_versions, read_versions, running_line
 from conftest import ROOT
 
 VERSIONS = read_versions()
-LINES = build_jar.all_lines(VERSIONS)
+LINES = build_versions.all_lines(VERSIONS)
 
 
 def test_build_needs_no_pyspark_requirement():
-    """Each line's Spark jars are found or downloaded by build_jar.py, not pip-installed."""
+    """Each line's Spark jars are found or downloaded by spark_jars.py, not pip-installed."""
     build_system = (ROOT / "pyproject.toml").read_text().split("[project]")[0]
     assert 'requires = ["hatchling>=1.27", "packaging>=24.2", "pip"]' in build_system
 
@@ -28,7 +28,7 @@ def test_build_needs_no_pyspark_requirement():
 def test_installed_package_has_one_jar_per_line():
     assert [b.spark_line for b in colsem.builds()] == LINES
     assert colsem.__version__ == VERSIONS["colsem.version"]
-    assert colsem.pyspark_supported() == build_jar.supported_union(VERSIONS, LINES)
+    assert colsem.pyspark_supported() == build_versions.supported_union(VERSIONS, LINES)
     for info in colsem.builds():
         lv = line_versions(VERSIONS, info.spark_line)
         artifact = f"colsem-spark-{info.spark_line}_{lv['scala.binary']}"
@@ -141,7 +141,7 @@ def test_wheel_from_source_contains_jar_and_hook(tmp_path: Path):
     assert pyspark_extra == [
         (
             "pyspark",
-            str(Requirement(f"pyspark{build_jar.supported_union(VERSIONS, LINES)}").specifier),
+            str(Requirement(f"pyspark{build_versions.supported_union(VERSIONS, LINES)}").specifier),
         )
     ]
 

@@ -8,16 +8,22 @@ from xml.etree import ElementTree
 
 import pytest
 import tomllib
-from build_jar_access import build_jar, line_versions, read_versions, release
+from build_jar_access import (
+    build_versions,
+    dist_problems,
+    line_versions,
+    maven_bundle,
+    read_versions,
+)
 from conftest import ROOT
 
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
-LINES = build_jar.all_lines(VERSIONS)
+LINES = build_versions.all_lines(VERSIONS)
 
 
 def test_the_changelogs_newest_heading_is_the_version():
-    assert release.changelog_version() == VERSION
+    assert dist_problems.changelog_version() == VERSION
 
 
 def test_the_wheel_takes_the_version_and_the_project_urls_from_the_properties():
@@ -25,7 +31,7 @@ def test_the_wheel_takes_the_version_and_the_project_urls_from_the_properties():
 
     metadata: dict = {}
     ColsemMetadataHook(str(ROOT), {}).update(metadata)
-    project = build_jar.read_project()
+    project = build_versions.read_project()
     assert metadata["version"] == VERSION
     assert metadata["urls"] == {
         "Homepage": project["project.url"],
@@ -40,19 +46,19 @@ def test_the_wheel_takes_the_version_and_the_project_urls_from_the_properties():
 def test_each_pom_has_what_maven_central_requires(line: str, tmp_path: Path):
     lv = line_versions(VERSIONS, line)
     pom = tmp_path / "colsem.pom"
-    pom.write_text(build_jar.pom(lv))
-    assert release.pom_problems(pom, lv) == []
+    pom.write_text(maven_bundle.pom(lv))
+    assert dist_problems.pom_problems(pom, lv) == []
     project = ElementTree.parse(pom).getroot()
-    ns = release.POM_NS
+    ns = dist_problems.POM_NS
     assert project.findtext("m:version", None, ns) == VERSION
     assert project.findtext("m:artifactId", None, ns) == f"colsem-spark-{line}_{lv['scala.binary']}"
-    assert project.findtext("m:scm/m:url", None, ns) == build_jar.read_project()["scm.url"]
+    assert project.findtext("m:scm/m:url", None, ns) == build_versions.read_project()["scm.url"]
     assert project.find("m:dependencies", ns) is None
 
 
 def test_the_pom_check_names_the_file_and_each_missing_element(tmp_path: Path):
     lv = line_versions(VERSIONS, LINES[-1])
-    text = build_jar.pom(lv)
+    text = maven_bundle.pom(lv)
     scm = text[text.index("    <scm>") : text.index("</scm>") + len("</scm>\n")]
     broken = (
         text.replace(scm, "")
@@ -66,7 +72,7 @@ def test_the_pom_check_names_the_file_and_each_missing_element(tmp_path: Path):
     )
     pom = tmp_path / "broken.pom"
     pom.write_text(broken)
-    assert release.pom_problems(pom, lv) == [
+    assert dist_problems.pom_problems(pom, lv) == [
         f"{pom}: missing <url>",
         f"{pom}: missing <scm><url>",
         f"{pom}: missing <scm><connection>",
@@ -79,15 +85,15 @@ def test_the_pom_check_names_the_file_and_each_missing_element(tmp_path: Path):
 def test_changelog_version_is_the_first_release_heading(tmp_path: Path):
     changelog = tmp_path / "CHANGELOG.md"
     changelog.write_text("# Changelog\n\n## [0.2.0] - 2027-01-04\n- x\n\n## [0.1.0] - 2026-12-01\n")
-    assert release.changelog_version(changelog) == "0.2.0"
+    assert dist_problems.changelog_version(changelog) == "0.2.0"
     changelog.write_text("# Changelog\n\n## Unreleased\n\n## [0.1.0] - 2026-12-01\n")
-    assert release.changelog_version(changelog) is None
+    assert dist_problems.changelog_version(changelog) is None
 
 
 def test_licence_metadata_and_files():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert (project["license"], project["license-files"]) == ("Apache-2.0", ["LICENSE", "NOTICE"])
-    assert [p.name for p in build_jar.LICENSE_FILES] == ["LICENSE", "NOTICE"]
+    assert [p.name for p in build_versions.LICENSE_FILES] == ["LICENSE", "NOTICE"]
     license_text = (ROOT / "LICENSE").read_text()
     assert license_text.split("\n")[1:3] == [
         "                                 Apache License",

@@ -13,12 +13,22 @@ from pathlib import Path
 
 import colsem
 import pytest
-from build_jar_access import build_jar, compile_scala, line_versions, read_versions, running_line
+from build_jar_access import (
+    build_jar,
+    build_versions,
+    compile_scala,
+    line_versions,
+    maven_bundle,
+    read_versions,
+    release,
+    running_line,
+    spark_jars,
+)
 from conftest import ROOT, SESSION_PRELUDE, TESTS, result_of, run_python
 from packaging.specifiers import SpecifierSet
 
 VERSIONS = read_versions()
-LINES = build_jar.all_lines(VERSIONS)
+LINES = build_versions.all_lines(VERSIONS)
 EXT = "io.colsem.ColsemExtensions"
 LINKAGE_ERRORS = (
     "NoSuchMethodError",
@@ -54,7 +64,7 @@ def two_line_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
         lv = line_versions(VERSIONS, line)
         with (
             zipfile.ZipFile(colsem.jar_path()) as src,
-            zipfile.ZipFile(jars / build_jar.jar_name(lv), "w") as dst,
+            zipfile.ZipFile(jars / build_versions.jar_name(lv), "w") as dst,
         ):
             for item in src.infolist():
                 data = src.read(item)
@@ -62,10 +72,10 @@ def two_line_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
                     data = build_jar.build_properties(lv, "0" * 64).encode()
                 dst.writestr(item, data)
     build_jar.write_build_json(jars, sorted(jars.glob("*.jar")))
-    monkeypatch.setattr(colsem._build, "JARS_DIR", jars)
-    colsem._build._package.cache_clear()
+    monkeypatch.setattr(colsem._jars, "JARS_DIR", jars)
+    colsem._jars._package.cache_clear()
     yield jars
-    colsem._build._package.cache_clear()
+    colsem._jars._package.cache_clear()
 
 
 @pytest.mark.parametrize(
@@ -140,19 +150,19 @@ PROBES = [
     ids=lambda lines: "+".join(lines),
 )
 def test_the_wheel_requirement_admits_exactly_the_bundled_lines(lines):
-    union = SpecifierSet(build_jar.supported_union(VERSIONS, lines))
+    union = SpecifierSet(build_versions.supported_union(VERSIONS, lines))
     per_line = [SpecifierSet(line_versions(VERSIONS, line)["pyspark.supported"]) for line in lines]
     for version in PROBES:
         if version == "3.6.0":
             continue  # no such pyspark: 3.5 is the last 3.x line (the union spans it)
         assert (version in union) == any(version in spec for spec in per_line), version
-        assert colsem._versions.is_supported(version, str(union)) == (version in union), version
+        assert colsem._jars.is_supported(version, str(union)) == (version in union), version
 
 
 def test_the_requirement_of_every_line():
-    assert build_jar.supported_union(VERSIONS, LINES) == ">=3.5.0,<4.4"
+    assert build_versions.supported_union(VERSIONS, LINES) == ">=3.5.0,<4.4"
     assert (
-        build_jar.supported_union(VERSIONS, ["3.5", "4.3"])
+        build_versions.supported_union(VERSIONS, ["3.5", "4.3"])
         == ">=3.5.0,!=4.0.*,!=4.1.*,!=4.2.*,<4.4"
     )
 
@@ -176,15 +186,17 @@ def test_every_line_names_its_shim_folders(monkeypatch, capsys):
     monkeypatch.setattr(build_jar, "read_versions", lambda path=None: without)
     assert build_jar.main(["--line", "4.3"]) == 1
     assert capsys.readouterr().err == "error: jvm/versions.properties has no line.4.3.shims.\n"
-    with pytest.raises(build_jar.JarBuildError, match="^jvm/versions.properties has no line.4.3"):
-        build_jar.supported_union(without)
+    with pytest.raises(
+        build_versions.JarBuildError, match="^jvm/versions.properties has no line.4.3"
+    ):
+        build_versions.supported_union(without)
 
 
 def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeypatch):
     lv = line_versions(VERSIONS, running_line())
     monkeypatch.setenv(f"COLSEM_SPARK_JARS_{running_line().replace('.', '_')}", str(tmp_path))
-    with pytest.raises(build_jar.JarBuildError) as err:
-        build_jar.find_spark_jars(lv, download=False)
+    with pytest.raises(build_versions.JarBuildError) as err:
+        spark_jars.find_spark_jars(lv, download=False)
     assert str(err.value).endswith(
         f"does not hold Spark {lv['spark.version']} (found no spark-core)."
     )
@@ -192,7 +204,7 @@ def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeyp
 
     jars = Path(pyspark.__file__).parent / "jars"
     monkeypatch.setenv(f"COLSEM_SPARK_JARS_{running_line().replace('.', '_')}", str(jars))
-    assert build_jar.find_spark_jars(lv, download=False) == jars
+    assert spark_jars.find_spark_jars(lv, download=False) == jars
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,12 +238,11 @@ def test_make_publish_local_publishes_every_line():
 def test_make_smoke_runs_the_smoke_selection():
     out = make_dry_run("smoke", "SPARK=4.2").stdout
     # The jar the package carries goes to Maven as it is: no second compile by sbt.
-    assert ".venv-4.2/bin/python python/build_jar.py --line 4.2 --publish-m2 " in out
+    assert ".venv-4.2/bin/python python/maven_bundle.py --line 4.2 --publish-m2 " in out
     assert "publishM2" not in out
-    assert (
-        ".venv-4.2/bin/python -m pytest -n 2 --dist loadfile tests/test_ways_in.py 'tests/test_golden.py::"
-        in out
-    )
+    # One smoke list: make smoke runs the ids `make dist-check` (python/release.py) reads.
+    smoke = " ".join(f"'{test}'" for test in release.smoke_tests())
+    assert f".venv-4.2/bin/python -m pytest -n 2 --dist loadfile {smoke} \n" in out
 
 
 def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_layout(
@@ -239,8 +250,8 @@ def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_lay
 ) -> None:
     line = running_line()
     lv = line_versions(VERSIONS, line)
-    folder = build_jar.publish_m2(line, tmp_path)
-    group, artifact, version = build_jar.maven_coordinate(lv).split(":")
+    folder = maven_bundle.publish_m2(line, tmp_path)
+    group, artifact, version = build_versions.maven_coordinate(lv).split(":")
     assert folder == tmp_path.joinpath(*group.split("."), artifact, version)
     assert sorted(p.name for p in folder.iterdir()) == [
         f"{artifact}-{version}.jar",
@@ -253,7 +264,7 @@ def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_lay
     assert f"<groupId>{group}</groupId>" in pom and f"<artifactId>{artifact}</artifactId>" in pom
     assert f"<version>{version}</version>" in pom and "<dependencies>" not in pom
     capsys.readouterr()
-    assert build_jar.main(["--publish-m2", str(tmp_path)]) == 1
+    assert maven_bundle.main(["--publish-m2", str(tmp_path)]) == 1
     assert capsys.readouterr().err == "error: --publish-m2 needs --line: the lines to publish\n"
 
 
@@ -352,13 +363,13 @@ def other_line_spark_jars(line: str) -> Path | None:
     """That line's Spark jars without downloading: the build's cache or the line's venv."""
     lv = line_versions(VERSIONS, line)
     try:
-        return build_jar.find_spark_jars(lv, download=False)
-    except build_jar.JarBuildError:
+        return spark_jars.find_spark_jars(lv, download=False)
+    except build_versions.JarBuildError:
         pass
     python = venv_python(line)
     if python is not None:
         for jars in python.parent.parent.glob("lib/python3*/site-packages/pyspark/jars"):
-            if build_jar.spark_version_of(jars, lv["scala.binary"]) == lv["spark.version"]:
+            if spark_jars.spark_version_of(jars, lv["scala.binary"]) == lv["spark.version"]:
                 return jars
     return None
 
@@ -427,12 +438,12 @@ except colsem.UnsupportedSparkVersion as exc:
     )
     out = result_of(proc)
     lv = line_versions(VERSIONS, line)
-    if colsem._build.build_for(lv["spark.version"]) is not None:
+    if colsem._jars.build_for(lv["spark.version"]) is not None:
         assert out["configured"] is True
         assert out["status"]["active"] == "true"
         assert out["status"]["built_for_spark"] == line
         assert out["status"]["running_spark"] == lv["spark.version"]
     else:
         assert out["configured"] is False
-        assert out["error"] == colsem._build.unsupported_message(lv["spark.version"])
+        assert out["error"] == colsem._jars.unsupported_message(lv["spark.version"])
         assert out["status"]["active"] == "false"

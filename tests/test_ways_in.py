@@ -11,7 +11,7 @@ from pathlib import Path
 
 import colsem
 import pytest
-from build_jar_access import line_versions, read_versions, running_line
+from build_jar_access import line_versions, maven_bundle, read_versions, running_line
 from conftest import SESSION_PRELUDE, result_of, run_python
 
 EXT = "io.colsem.ColsemExtensions"
@@ -142,6 +142,9 @@ def test_spark_submit_packages_from_the_local_maven_repository(workdir: Path):
     repo = Path(os.environ.get("COLSEM_M2_REPO", Path.home() / ".m2" / "repository"))
     folder = _published(repo)
     pom = next(folder.glob("*.pom")).read_text()
+    # One POM writer: what sbt publishM2 (`make test`) or `maven_bundle.py --publish-m2` (`make
+    # smoke`) published is the POM the wheel's Maven bundles carry.
+    assert pom == maven_bundle.pom(line_versions(read_versions(), running_line()))
     # Spark provides Spark and Scala; a POM listing them would make --packages pull them again.
     assert "<artifactId>spark-" not in pom and "scala-library" not in pom.split("<scope>test")[0]
     ivy = workdir / "ivy"

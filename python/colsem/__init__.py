@@ -12,12 +12,20 @@ session is built.
 
 from __future__ import annotations
 
-from . import _build
-from ._build import BuildInfo, ColsemError, build_info, builds, jar_path, pyspark_supported
+from . import _jars
 from ._configure import ColsemConnectError, configure, connect_instructions
+from ._jars import (
+    BuildInfo,
+    ColsemError,
+    UnsupportedSparkVersion,
+    build_info,
+    builds,
+    check_pyspark_version,
+    jar_path,
+    pyspark_supported,
+)
 from ._respond import ColsemResponseError, respond, respond_iter, respond_text
 from ._status import status
-from ._versions import UnsupportedSparkVersion, check_pyspark_version
 
 EXTENSION_CLASS = "io.colsem.ColsemExtensions"
 
@@ -30,7 +38,7 @@ def maven_coordinate() -> str:
 
 def __getattr__(name: str) -> str:
     if name == "__version__":
-        return _build.package_version()
+        return _jars.package_version()
     raise AttributeError(name)
 
 

@@ -8,7 +8,7 @@ import argparse
 import json
 import sys
 
-from . import _build, build_info, jar_path
+from . import _jars, build_info, jar_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,23 +52,23 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "coordinate":
             print(build_info(args.pyspark).maven_coordinate)
             return 0
-    except _build.UnsupportedSparkVersion as exc:
+    except _jars.UnsupportedSparkVersion as exc:
         print(f"colsem: {exc}", file=sys.stderr)
         return 2
     if args.command == "info":
         try:
-            running: str | None = _build.running_pyspark_version()
-        except _build.UnsupportedSparkVersion:  # no pyspark installed
+            running: str | None = _jars.running_pyspark_version()
+        except _jars.UnsupportedSparkVersion:  # no pyspark installed
             running = None
-        selected = _build.build_for(running) if running else None
+        selected = _jars.build_for(running) if running else None
         print(
             json.dumps(
                 {
-                    "version": _build.package_version(),
-                    "pyspark_supported": _build.pyspark_supported(),
+                    "version": _jars.package_version(),
+                    "pyspark_supported": _jars.pyspark_supported(),
                     "installed_pyspark": running,
                     "selected_jar": selected.jar if selected else None,
-                    "jars": [vars(b) for b in _build.builds()],
+                    "jars": [vars(b) for b in _jars.builds()],
                 },
                 indent=2,
             )

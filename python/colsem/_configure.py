@@ -11,8 +11,7 @@ from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._build import ColsemError, build_info, jar_path
-from ._versions import check_pyspark_version
+from ._jars import ColsemError, build_info, check_pyspark_version, jar_path
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from ._build import ColsemError
+from ._jars import ColsemError
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame

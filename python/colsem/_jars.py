@@ -1,5 +1,5 @@
-"""Which jar to load: jars/build.json (written beside the jars by the build) lists one jar per
-Spark line; the one whose pyspark range holds the running pyspark is the jar colsem uses."""
+"""Chooses, at run time, the bundled jar for the running pyspark: jars/build.json (written beside
+the jars by the build) lists one jar per Spark line, each with its pyspark range."""
 
 from __future__ import annotations
 
@@ -82,8 +82,8 @@ def is_supported(version: str, spec: str) -> bool:
 
     Not packaging's SpecifierSet: colsem has no required dependency (it installs beside
     pyspark-client), and packaging comes with neither pyspark. This is the one matcher; the build
-    (python/build_jar.py) writes ranges with packaging, and tests/test_version_matrix.py holds this
-    to packaging's answers."""
+    (python/build_versions.py) writes ranges with packaging, and tests/test_version_matrix.py
+    holds this to packaging's answers."""
     running = _parse(version)
     ops = {
         ">=": lambda a, b: a >= b,
@@ -152,3 +152,10 @@ def jar_path(pyspark_version: str | None = None) -> str:
     if not jar.exists():
         raise ColsemError(f"{jar} is missing; reinstall colsem.")
     return str(jar)
+
+
+def check_pyspark_version(version: str | None = None) -> str:
+    """Return the pyspark version, or raise UnsupportedSparkVersion listing what is supported."""
+    version = version or running_pyspark_version()
+    build_info(version)
+    return version
