@@ -563,7 +563,8 @@ def outcome(run):
         found = re.search(r"\[([A-Z_.]+)\]", str(e))
         return found.group(1) if found else type(e).__name__
 
-hidden_table("unread")
+for table in ("unread", "statement", "shared"):
+    hidden_table(table)
 spark.conf.set("spark.colsem.star.exclude", "TAGGED")
 spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")
 
@@ -590,8 +591,25 @@ for fact, tried in [("none", shape)] + [(fact, moved(fact)) for fact in FACTS]:
     unread[fact] = {"read": tried.read(refused).isDefined(),
                     "check": outcome(lambda: rule.apply(refused))}
 
+# A SQL MERGE whose explicit INSERT leaves _ts out of a * source: the user's choice, as without
+# colsem (the format's command keeps only the source plan of the statement it came from).
+statement = outcome(lambda: spark.sql(
+    "MERGE INTO statement AS target USING (SELECT * FROM statement) AS source "
+    "ON target.id = source.id + 100 WHEN NOT MATCHED THEN INSERT (id, msg) VALUES (source.id, source.msg)"))
+
+# One DataFrame merged first through the analyzer (mergeInto), then with Delta's merge API: the
+# first leaves no mark on it that would let the second run unchecked.
+shared = spark.table("shared").select("*")
+merge_into = outcome(lambda: shared.alias("source").mergeInto("shared", F.expr("shared.id = source.id"))
+                     .whenMatched().update({"msg": F.upper(F.col("source.msg"))}).merge())
+delta_merge = outcome(lambda: DeltaTable.forName(spark, "shared").alias("target")
+                      .merge(shared.alias("source"), "target.id = source.id + 100")
+                      .whenNotMatchedInsertAll().execute())
+
 print("RESULT " + json.dumps({
     "found": found, "read": read, "unread": unread,
+    "statement": {"outcome": statement, "rows": rows("statement")},
+    "shared": {"mergeInto": merge_into, "DeltaTable.merge": delta_merge, "rows": rows("shared")},
 }), flush=True)
 '''
 
@@ -673,6 +691,25 @@ def test_a_delta_merge_colsem_cannot_read_runs_unchecked_with_a_warning(delta_me
         **{fact: {"read": False, "check": "ran"} for fact in DELTA_MERGE_FACTS},
     }
     assert log.count(UNREAD_WARNING) == len(DELTA_MERGE_FACTS), log[-4000:]
+
+
+def test_a_sql_merge_into_delta_is_left_to_the_statement_check(delta_merge_shape):
+    """An explicit INSERT that leaves the hidden column out of a `*` source is the user's choice in
+    SQL, as without colsem: the check of Delta's merge API does not refuse the command it becomes."""
+    assert delta_merge_shape["statement"] == {
+        "outcome": "ran",
+        "rows": [[1, "a", 10], [1, "a", None], [2, "b", 20], [2, "b", None]],
+    }
+
+
+def test_a_dataframe_merged_with_merge_into_is_still_checked_by_delta_merge(delta_merge_shape):
+    """`mergeInto` marks nothing on the DataFrame it merges: the same DataFrame's insertAll()
+    through DeltaTable.merge, which would fill `_ts` with NULL, is refused."""
+    assert delta_merge_shape["shared"] == {
+        "mergeInto": "ran",
+        "DeltaTable.merge": "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN",
+        "rows": [[1, "A", 10], [2, "B", 20]],
+    }
 
 
 # Streams of Delta and Iceberg tables (docs/pipelines.md): `*` over a stream of a tagged table

@@ -52,7 +52,7 @@ class ProtectHiddenColumnsOnDeltaMerge(shape: DeltaMergeShape)
     }
 
   private def check(merge: DeltaMerge, exclusion: StarExclusion): Unit = {
-    if (merge.source.exists(_.getTagValue(HoldStarMergeSources.StatementSource).isDefined)) return
+    if (HoldStarMergeSources.isStatementSource(merge.source)) return
     val resolver = SQLConf.get.resolver
     val leftOutByStar = merge.source.collect {
       case p => p.getTagValue(ResolveColumnHidingStars.LeftOut).getOrElse(Nil)
