@@ -563,7 +563,7 @@ def outcome(run):
         found = re.search(r"\[([A-Z_.]+)\]", str(e))
         return found.group(1) if found else type(e).__name__
 
-for table in ("unread", "statement", "shared"):
+for table in ("unread", "shared"):
     hidden_table(table)
 spark.conf.set("spark.colsem.star.exclude", "TAGGED")
 spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")
@@ -591,12 +591,6 @@ for fact, tried in [("none", shape)] + [(fact, moved(fact)) for fact in FACTS]:
     unread[fact] = {"read": tried.read(refused).isDefined(),
                     "check": outcome(lambda: rule.apply(refused))}
 
-# A SQL MERGE whose explicit INSERT leaves _ts out of a * source: the user's choice, as without
-# colsem (the format's command keeps only the source plan of the statement it came from).
-statement = outcome(lambda: spark.sql(
-    "MERGE INTO statement AS target USING (SELECT * FROM statement) AS source "
-    "ON target.id = source.id + 100 WHEN NOT MATCHED THEN INSERT (id, msg) VALUES (source.id, source.msg)"))
-
 # One DataFrame merged first through the analyzer (mergeInto), then with Delta's merge API: the
 # first leaves no mark on it that would let the second run unchecked.
 shared = spark.table("shared").select("*")
@@ -608,7 +602,6 @@ delta_merge = outcome(lambda: DeltaTable.forName(spark, "shared").alias("target"
 
 print("RESULT " + json.dumps({
     "found": found, "read": read, "unread": unread,
-    "statement": {"outcome": statement, "rows": rows("statement")},
     "shared": {"mergeInto": merge_into, "DeltaTable.merge": delta_merge, "rows": rows("shared")},
 }), flush=True)
 '''
@@ -691,15 +684,6 @@ def test_a_delta_merge_colsem_cannot_read_runs_unchecked_with_a_warning(delta_me
         **{fact: {"read": False, "check": "ran"} for fact in DELTA_MERGE_FACTS},
     }
     assert log.count(UNREAD_WARNING) == len(DELTA_MERGE_FACTS), log[-4000:]
-
-
-def test_a_sql_merge_into_delta_is_left_to_the_statement_check(delta_merge_shape):
-    """An explicit INSERT that leaves the hidden column out of a `*` source is the user's choice in
-    SQL, as without colsem: the check of Delta's merge API does not refuse the command it becomes."""
-    assert delta_merge_shape["statement"] == {
-        "outcome": "ran",
-        "rows": [[1, "a", 10], [1, "a", None], [2, "b", 20], [2, "b", None]],
-    }
 
 
 def test_a_dataframe_merged_with_merge_into_is_still_checked_by_delta_merge(delta_merge_shape):

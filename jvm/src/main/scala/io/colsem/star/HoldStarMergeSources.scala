@@ -40,16 +40,16 @@ object HoldStarMergeSources extends Rule[LogicalPlan] {
 
   /** Marks the source of a MERGE statement (SQL, `df.mergeInto`): the format's command it becomes
    *  is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]]. A tag,
-   *  as the command Delta builds from the statement keeps the source plan and nothing else of it;
-   *  set only on the root of a copy of the source made here, so no node a user's DataFrame shares
-   *  carries it (a DataFrame merged with `mergeInto` and then with `DeltaTable.merge` is checked
-   *  there). Rules that replace a node copy its tags. */
+   *  as the command Delta builds from the statement keeps (parts of) the source plan and nothing
+   *  else of it; set only on the nodes of a copy of the source made here, so no node a user's
+   *  DataFrame shares carries it (a DataFrame merged with `mergeInto` and then with
+   *  `DeltaTable.merge` is checked there). Rules that replace a node copy its tags. */
   private val StatementSource: TreeNodeTag[Unit] =
     TreeNodeTag[Unit]("colsem.star.mergeStatementSource")
 
   private def statementSource(source: LogicalPlan): LogicalPlan = {
     val copy = source.clone()
-    copy.setTagValue(StatementSource, ())
+    copy.foreach(_.setTagValue(StatementSource, ()))
     copy
   }
 
