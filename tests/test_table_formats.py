@@ -226,6 +226,13 @@ print("RESULT " + json.dumps(result), flush=True)
 
 def run_session_script(script: str, work: Path, long_running: bool = False) -> dict:
     """SESSION, then `script`, run in `work` in a new process; its RESULT."""
+    return run_session_script_logging(script, work, long_running)[0]
+
+
+def run_session_script_logging(
+    script: str, work: Path, long_running: bool = False
+) -> tuple[dict, str]:
+    """SESSION, then `script`, run in `work` in a new process; its RESULT and its log (stderr)."""
     work.mkdir(exist_ok=True)
     proc = run_python(
         SESSION + script,
@@ -236,7 +243,7 @@ def run_session_script(script: str, work: Path, long_running: bool = False) -> d
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
     assert proc.returncode == 0 and lines, proc.stderr[-6000:]
-    return json.loads(lines[-1][len("RESULT ") :])
+    return json.loads(lines[-1][len("RESULT ") :]), proc.stderr
 
 
 @pytest.fixture(scope="module")
@@ -470,10 +477,11 @@ def test_delta_merge_api_error_says_the_star_left_the_columns_out(formats):
 
 
 DELTA_MERGE_SCRIPT = r'''
+import re
 from delta.tables import DeltaTable
 
 jvm = spark._jvm
-shape = jvm.io.colsem.star.DeltaMergeShape
+shape = jvm.io.colsem.star.DeltaMergeShape.OfDelta()
 
 spark.sql("CREATE TABLE target (id INT, msg STRING, extra STRING) USING delta")
 source = spark.createDataFrame([(1, "a")], "id INT, msg STRING")
@@ -512,18 +520,18 @@ def check(fact, read, show=None):
     found[fact] = show(value) if show else value
     return value
 
-check("CommandClass", lambda name: "ok" if class_name(command) == name else class_name(command))
-for fact in ("SourceField", "TargetField"):
+check("commandClass", lambda name: "ok" if class_name(command) == name else class_name(command))
+for fact in ("sourceField", "targetField"):
     check(fact, lambda field: names(getattr(command, field)()))
-clauses = check("NotMatchedClausesField", lambda field: items(getattr(command, field)()), class_names)
-inserts = check("InsertClauseClass", lambda name: [c for c in clauses if class_name(c) == name],
+clauses = check("notMatchedClausesField", lambda field: items(getattr(command, field)()), class_names)
+inserts = check("insertClauseClass", lambda name: [c for c in clauses if class_name(c) == name],
                 lambda matching: "ok" if len(matching) == 1 else class_names(clauses))
-actions = check("InsertActionsField", lambda field: items(getattr(inserts[0], field)()), class_names)
-check("ActionClass", lambda name: "ok" if actions and all(class_name(a) == name for a in actions)
+actions = check("insertActionsField", lambda field: items(getattr(inserts[0], field)()), class_names)
+check("actionClass", lambda name: "ok" if actions and all(class_name(a) == name for a in actions)
       else class_names(actions))
-check("ActionColumnField",
+check("actionColumnField",
       lambda field: [[str(p) for p in items(getattr(a, field)())] for a in actions])
-check("ActionValueField",
+check("actionValueField",
       lambda field: [getattr(a, field)().sql() if is_a(getattr(a, field)(),
                      "org.apache.spark.sql.catalyst.expressions.Expression") else "not an expression"
                      for a in actions])
@@ -535,13 +543,78 @@ if merge.isDefined():
     read = {"source": names(m.source()), "target": names(m.target()),
             "inserts": [[[[str(p) for p in items(a._1())], a._2().sql()] for a in items(clause)]
                         for clause in items(m.inserts())]}
-print("RESULT " + json.dumps({"found": found, "read": read}), flush=True)
+
+# While columns are hidden: tables whose _ts is hidden, Delta's schema evolution on (insertAll()
+# fills a column the source lacks with NULL).
+def hidden_table(name):
+    spark.sql(f"CREATE TABLE {name} (id INT, msg STRING, _ts BIGINT) USING delta "
+              "TBLPROPERTIES ('colsem.hidden_columns' = '_ts')")
+    spark.sql(f"INSERT INTO {name} VALUES (1, 'a', 10), (2, 'b', 20)")
+
+def rows(name):
+    return sorted([list(r) for r in spark.sql(f"SELECT id, msg, _ts FROM {name}").collect()], key=repr)
+
+def outcome(run):
+    """The run's outcome: "ran", or the error class it failed with."""
+    try:
+        run()
+        return "ran"
+    except Exception as e:
+        found = re.search(r"\[([A-Z_.]+)\]", str(e))
+        return found.group(1) if found else type(e).__name__
+
+for table in ("unread", "shared"):
+    hidden_table(table)
+spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+spark.conf.set("spark.databricks.delta.schema.autoMerge.enabled", "true")
+
+# A command colsem refuses, taken from a run with hiding off: its source went through a * while
+# hiding was on, and its insertAll() fills _ts with NULL.
+starred = spark.table("unread").select("*")
+spark.conf.unset("spark.colsem.star.exclude")
+refused = (DeltaTable.forName(spark, "unread").alias("target")
+           .merge(starred.alias("source"), "target.id = source.id + 100")
+           .whenNotMatchedInsertAll().execute()._jdf.queryExecution().analyzed())
+spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+jvm.org.apache.spark.sql.SparkSession.setActiveSession(spark._jsparkSession)
+
+# The shape as released, then with each fact in turn naming what this Delta does not have (a
+# renamed class or field): the check refuses the command, then reads nothing and lets it run.
+FACTS = ["commandClass", "sourceField", "targetField", "notMatchedClausesField", "insertClauseClass",
+         "insertActionsField", "actionClass", "actionColumnField", "actionValueField"]
+def moved(fact):
+    return jvm.io.colsem.star.DeltaMergeShape(
+        *[getattr(shape, f)() + ("Moved" if f == fact else "") for f in FACTS])
+unread = {}
+for fact, tried in [("none", shape)] + [(fact, moved(fact)) for fact in FACTS]:
+    rule = jvm.io.colsem.star.ProtectHiddenColumnsOnDeltaMerge(tried)
+    unread[fact] = {"read": tried.read(refused).isDefined(),
+                    "check": outcome(lambda: rule.apply(refused))}
+
+# One DataFrame merged first through the analyzer (mergeInto), then with Delta's merge API: the
+# first leaves no mark on it that would let the second run unchecked.
+shared = spark.table("shared").select("*")
+merge_into = outcome(lambda: shared.alias("source").mergeInto("shared", F.expr("shared.id = source.id"))
+                     .whenMatched().update({"msg": F.upper(F.col("source.msg"))}).merge())
+delta_merge = outcome(lambda: DeltaTable.forName(spark, "shared").alias("target")
+                      .merge(shared.alias("source"), "target.id = source.id + 100")
+                      .whenNotMatchedInsertAll().execute())
+
+print("RESULT " + json.dumps({
+    "found": found, "read": read, "unread": unread,
+    "shared": {"mergeInto": merge_into, "DeltaTable.merge": delta_merge, "rows": rows("shared")},
+}), flush=True)
 '''
 
 
 @pytest.fixture(scope="module")
-def delta_merge_shape(workdir: Path) -> dict:
-    return run_session_script(DELTA_MERGE_SCRIPT, workdir / "delta_merge_shape")
+def delta_merge_run(workdir: Path) -> tuple[dict, str]:
+    return run_session_script_logging(DELTA_MERGE_SCRIPT, workdir / "delta_merge_shape")
+
+
+@pytest.fixture(scope="module")
+def delta_merge_shape(delta_merge_run: tuple[dict, str]) -> dict:
+    return delta_merge_run[0]
 
 
 def test_delta_merge_command_has_the_shape_colsem_reads(delta_merge_shape):
@@ -550,18 +623,18 @@ def test_delta_merge_command_has_the_shape_colsem_reads(delta_merge_shape):
     `make formats` installs: a release that moves one fails here naming it, rather than leaving
     Delta's merge API unchecked."""
     expected = {
-        "CommandClass": "ok",
-        "SourceField": ["id", "msg"],
-        "TargetField": ["id", "msg", "extra"],
-        "NotMatchedClausesField": [
+        "commandClass": "ok",
+        "sourceField": ["id", "msg"],
+        "targetField": ["id", "msg", "extra"],
+        "notMatchedClausesField": [
             "org.apache.spark.sql.catalyst.plans.logical.DeltaMergeIntoNotMatchedInsertClause"
         ],
-        "InsertClauseClass": "ok",
-        "InsertActionsField": ["org.apache.spark.sql.catalyst.plans.logical.DeltaMergeAction"] * 3,
-        "ActionClass": "ok",
+        "insertClauseClass": "ok",
+        "insertActionsField": ["org.apache.spark.sql.catalyst.plans.logical.DeltaMergeAction"] * 3,
+        "actionClass": "ok",
         # A column the insert does not set gets an action too: a NULL, which the rule looks for.
-        "ActionColumnField": [["id"], ["msg"], ["extra"]],
-        "ActionValueField": ["s.id", "upper(s.msg)", "CAST(NULL AS STRING) AS extra"],
+        "actionColumnField": [["id"], ["msg"], ["extra"]],
+        "actionValueField": ["s.id", "upper(s.msg)", "CAST(NULL AS STRING) AS extra"],
     }
     found = delta_merge_shape["found"]
     moved = {fact: found[fact] for fact in expected if found[fact] != expected[fact]}
@@ -582,6 +655,44 @@ def test_delta_merge_command_reads_as_its_source_target_and_inserts(delta_merge_
                 [["extra"], "CAST(NULL AS STRING) AS extra"],
             ]
         ],
+    }
+
+
+DELTA_MERGE_FACTS = [
+    "commandClass",
+    "sourceField",
+    "targetField",
+    "notMatchedClausesField",
+    "insertClauseClass",
+    "insertActionsField",
+    "actionClass",
+    "actionColumnField",
+    "actionValueField",
+]
+UNREAD_WARNING = (
+    "colsem cannot read this Delta release's org.apache.spark.sql.delta.commands.MergeIntoCommand"
+)
+
+
+def test_a_delta_merge_colsem_cannot_read_runs_unchecked_with_a_warning(delta_merge_run):
+    """DeltaMergeShape with each fact in turn naming a class or field this Delta does not have (as
+    a Delta release that renamed it would), on a real MergeIntoCommand that the shape as released
+    refuses: nothing is read, the merge runs, and the driver log says why, once per merge."""
+    result, log = delta_merge_run
+    assert result["unread"] == {
+        "none": {"read": True, "check": "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"},
+        **{fact: {"read": False, "check": "ran"} for fact in DELTA_MERGE_FACTS},
+    }
+    assert log.count(UNREAD_WARNING) == len(DELTA_MERGE_FACTS), log[-4000:]
+
+
+def test_a_dataframe_merged_with_merge_into_is_still_checked_by_delta_merge(delta_merge_shape):
+    """`mergeInto` marks nothing on the DataFrame it merges: the same DataFrame's insertAll()
+    through DeltaTable.merge, which would fill `_ts` with NULL, is refused."""
+    assert delta_merge_shape["shared"] == {
+        "mergeInto": "ran",
+        "DeltaTable.merge": "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN",
+        "rows": [[1, "A", 10], [2, "B", 20]],
     }
 
 

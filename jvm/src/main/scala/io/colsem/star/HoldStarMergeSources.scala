@@ -28,29 +28,38 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
  * Golden: none (a pass inside analysis; a MERGE into the golden tables fails its analysis):
  *   tests/test_table_formats.py::test_a_merge_error_says_that_star_left_the_column_out
  *
- * A MERGE with explicit assignments only is left alone.
+ * A MERGE with explicit assignments only is not held: its source is only marked as a statement's.
  */
 object HoldStarMergeSources extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!plan.containsPattern(COMMAND) || StarExclusion.read(conf).isEmpty) plan
     else plan.resolveOperatorsWithPruning(_.containsPattern(COMMAND)) {
-      case m: MergeIntoTable
-          if starActions(m).nonEmpty && !m.sourceTable.isInstanceOf[UncheckedMergeSource] =>
-        markStatementSource(m)
-        m.copy(sourceTable = UncheckedMergeSource(m.sourceTable))
-      case m: MergeIntoTable =>
-        markStatementSource(m)
-        m
+      case m: MergeIntoTable if !isStatementSource(m.sourceTable) =>
+        val source = statementSource(m.sourceTable)
+        m.copy(sourceTable = if (starActions(m).nonEmpty) UncheckedMergeSource(source) else source)
     }
 
-  /** Marks the nodes of a MERGE statement's source (SQL, `df.mergeInto`): the format's command it
-   *  becomes is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]].
-   *  Rules that replace a node copy its tags. */
-  val StatementSource: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.star.mergeStatementSource")
+  /** Marks the source of a MERGE statement (SQL, `df.mergeInto`): the format's command it becomes
+   *  is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]]. A tag,
+   *  as the command Delta builds from the statement keeps (parts of) the source plan and nothing
+   *  else of it; set only on the nodes of a copy of the source made here, so no node a user's
+   *  DataFrame shares carries it (a DataFrame merged with `mergeInto` and then with
+   *  `DeltaTable.merge` is checked there). Rules that replace a node copy its tags. */
+  private val StatementSource: TreeNodeTag[Unit] =
+    TreeNodeTag[Unit]("colsem.star.mergeStatementSource")
 
-  private def markStatementSource(m: MergeIntoTable): Unit =
-    m.sourceTable.foreach(_.setTagValue(StatementSource, ()))
+  private def statementSource(source: LogicalPlan): LogicalPlan = {
+    val copy = source.clone()
+    copy.foreach(_.setTagValue(StatementSource, ()))
+    copy
+  }
+
+  /** Whether `source` is, or holds, the source of a MERGE statement this rule marked. */
+  def isStatementSource(source: LogicalPlan): Boolean = source match {
+    case UncheckedMergeSource(held) => isStatementSource(held)
+    case _ => source.exists(_.getTagValue(StatementSource).isDefined)
+  }
 
   /** The MERGE's actions that take every column from the source, as SQL spells them. */
   def starActions(m: MergeIntoTable): Seq[String] =

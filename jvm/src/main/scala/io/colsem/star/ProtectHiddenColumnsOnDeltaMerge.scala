@@ -29,27 +29,30 @@ import io.colsem.ColsemErrors
  * `*`, or one that selects the column, merges as before. A SQL MERGE (or `df.mergeInto`) reaches
  * Delta through the analyzer, where [[ProtectHiddenColumnsOnMerge]] already checked its source:
  * [[HoldStarMergeSources]] marks such sources, and this rule leaves them alone. Delta's command is
- * read as [[DeltaMergeShape]] says.
+ * read as a [[DeltaMergeShape]] says ([[DeltaMergeShape.OfDelta]] for the rule colsem injects);
+ * a command it cannot read in full (a class or field it names has moved) runs unchecked, with a
+ * warning in the driver log.
  */
-object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) with Logging {
+class ProtectHiddenColumnsOnDeltaMerge(shape: DeltaMergeShape)
+  extends (LogicalPlan => Unit)
+  with Logging {
 
   override def apply(plan: LogicalPlan): Unit =
-    if (DeltaMergeShape.isCommand(plan)) {
+    if (shape.isCommand(plan) || shape.mayBeCommand(plan)) {
       StarExclusion.read(SQLConf.get).foreach { exclusion =>
-        DeltaMergeShape.read(plan) match {
+        shape.read(plan) match {
           case Some(merge) => check(merge, exclusion)
-          // A Delta release that moved what colsem reads: the merge runs unchecked, and says so.
           case None => logWarning(
-              "colsem cannot read this Delta release's MergeIntoCommand (a class or field " +
-                "io.colsem.star.DeltaMergeShape names has moved): this DeltaTable.merge runs " +
-                "without the check that hidden columns are written. Please report it with your " +
-                "Delta version.")
+              s"colsem cannot read this Delta release's ${plan.getClass.getName} as the " +
+                "MergeIntoCommand io.colsem.star.DeltaMergeShape describes (a class or field it " +
+                "names has moved): this merge runs without the check that hidden columns are " +
+                "written. Please report it with your Delta version.")
         }
       }
     }
 
   private def check(merge: DeltaMerge, exclusion: StarExclusion): Unit = {
-    if (merge.source.exists(_.getTagValue(HoldStarMergeSources.StatementSource).isDefined)) return
+    if (HoldStarMergeSources.isStatementSource(merge.source)) return
     val resolver = SQLConf.get.resolver
     val leftOutByStar = merge.source.collect {
       case p => p.getTagValue(ResolveColumnHidingStars.LeftOut).getOrElse(Nil)
@@ -89,3 +92,6 @@ object ProtectHiddenColumnsOnDeltaMerge extends (LogicalPlan => Unit) with Loggi
   private def isNullConstant(e: Expression): Boolean =
     e.foldable && Try(e.eval()).toOption.contains(null)
 }
+
+object ProtectHiddenColumnsOnDeltaMerge
+  extends ProtectHiddenColumnsOnDeltaMerge(DeltaMergeShape.OfDelta)

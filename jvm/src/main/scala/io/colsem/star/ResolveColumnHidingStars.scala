@@ -25,7 +25,9 @@ object ResolveColumnHidingStars extends Rule[LogicalPlan] {
     }
 
   /** The names of the columns a star of this SELECT list left out, on its node: a check that sees
-   *  the finished plan only (a format's own MERGE command) can tell that a `*` dropped them. */
+   *  the finished plan only (a format's own MERGE command) can tell that a `*` dropped them. A tag,
+   *  as the expanded list no longer shows a star; set once, on the node this rule makes, and true
+   *  of it for as long as it lives. */
   val LeftOut: TreeNodeTag[Seq[String]] = TreeNodeTag[Seq[String]]("colsem.star.leftOut")
 
   private def markLeftOut(original: LogicalPlan, plan: LogicalPlan): LogicalPlan = {
