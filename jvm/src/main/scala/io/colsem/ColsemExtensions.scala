@@ -54,23 +54,39 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
         _ => star.MarkWrittenQueries,
         // ...and hold back the source of a MERGE with UPDATE SET * / INSERT * until it is checked.
         _ => star.HoldStarMergeSources))
-    // Lateral column aliases: resolve every level of them at once, each alias computed once.
+    // Rules in Spark's Resolution fixed point (after Spark's own, every iteration): only what
+    // changes the plan for a later iteration to build on, or must see it before Spark's post-hoc
+    // rules do. Each returns at once, on a flag or a pattern bit, for a plan with nothing of its
+    // feature.
+    // Lateral column aliases: resolve every level of them at once, each alias computed once; the
+    // aliases' columns must exist before Spark resolves what reads them.
     extensions.injectResolutionRule(session => new lca.ResolveLateralAliases(session))
-    // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
-    extensions.injectResolutionRule(session => new lca.ReportForwardLateralAliases(session))
-    // A name that means a select-list alias only in a scope extraScopes leaves out: the same error,
-    // plus the setting that reads it there.
-    extensions.injectResolutionRule(session => new lca.ReportOutOfScopeLateralAliases(session))
-    // Naming: a resolved SELECT list's named items become Spark's Aliases with the dialect's names.
+    // Naming: a resolved SELECT list's named items become Spark's Aliases with the dialect's names,
+    // which outer queries (and a CTE's readers) then resolve against.
     extensions.injectResolutionRule(_ => naming.ResolveDialectAliases)
-    // Naming: under `sqlite`, the outermost list's bare columns take their declared names (SQLite).
+    // Naming: under `sqlite`, the outermost list's bare columns take their declared names (SQLite),
+    // once the plan is resolved; the next iteration carries the new names to the operators above
+    // the list (an ORDER BY's reference), as the analyzed plan shows them.
     extensions.injectResolutionRule(_ => naming.DeclaredColumnNames)
-    // SELECT *: once their input is resolved, work out which of its columns are hidden.
+    // SELECT *: once their input is resolved, work out which of its columns are hidden, for
+    // Spark's ResolveReferences to expand the star without them in the next iteration.
     extensions.injectResolutionRule(_ => star.ResolveColumnHidingStars)
-    // ...and no write may fill a hidden column with DEFAULT/NULL because of a *.
+    // ...and no write may fill a hidden column with DEFAULT/NULL because of a *. A check, but it
+    // must see the write before Spark's own post-hoc rules (which run before any injected one)
+    // turn an INSERT into a file write with the missing columns filled in.
     extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnWrite)
-    // ...nor a MERGE's UPDATE SET * / INSERT * from a source a * left them out of.
+    // ...nor a MERGE's UPDATE SET * / INSERT * from a source a * left them out of: puts the held
+    // source back, for Spark (or the table's format) to resolve the actions in the next iteration.
     extensions.injectResolutionRule(_ => star.ProtectHiddenColumnsOnMerge)
+    // Post-hoc resolution (once, after the fixed point, also on a plan that did not resolve, and
+    // before CheckAnalysis raises Spark's own errors): rules that only report.
+    // A name only a later item defines: Spark's unresolved-column error, plus where that alias is.
+    // Only a plan that stays unresolved fails, so one look at the fixed point's result is enough.
+    extensions.injectPostHocResolutionRule(session => new lca.ReportForwardLateralAliases(session))
+    // A name that means a select-list alias only in a scope extraScopes leaves out: the same error,
+    // plus the setting that reads it there; raised where CheckAnalysis would fail on that name.
+    extensions.injectPostHocResolutionRule(session =>
+      new lca.ReportOutOfScopeLateralAliases(session))
     // Which columns of a table * hides in this session, and why.
     extensions.injectTableFunction(star.ColumnsTableFunction.description)
     // Typed responses: a query's rows with its MISSING-vs-NULL flags, readable by any client

@@ -11,7 +11,7 @@ import io.colsem.{ColsemErrors, FunctionKinds, UserQueries}
 import io.colsem.shims.SparkShims
 
 /**
- * Resolution rule that never changes a plan: a name in a SELECT list that only a later item (or
+ * Post-hoc rule that never changes a plan: a name in a SELECT list that only a later item (or
  * the item itself) defines as an alias fails with Spark's usual UNRESOLVED_COLUMN error plus a
  * hint naming that alias and where it is. Raised only when nothing else can still resolve the name:
  * the list's input is resolved and has no such column (nor metadata column), no session variable

@@ -13,7 +13,7 @@ import io.colsem.{ColsemConf, ColsemErrors, LateralAliasCandidate, LateralAliasS
 import io.colsem.shims.SparkShims
 
 /**
- * Resolution rule that never changes a plan: a name that means a select-list alias only in a scope
+ * Post-hoc rule that never changes a plan: a name that means a select-list alias only in a scope
  * `spark.colsem.lateralAlias.extraScopes` leaves out (the WHERE below the list, a subquery of a
  * later item) fails with the UNRESOLVED_COLUMN error vanilla Spark raises for it (same class,
  * SQLSTATE, parameters and position) plus a hint naming the setting. Raised only where vanilla's

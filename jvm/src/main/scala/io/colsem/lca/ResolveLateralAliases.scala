@@ -16,7 +16,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{
 import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
 
 /**
- * Resolution rule (last in each Resolution iteration): resolves the [[LateralAliasCandidate]]s of a
+ * Resolution rule (each iteration, after Spark's): resolves the [[LateralAliasCandidate]]s of a
  * SELECT list whose input is resolved, all alias levels at once. The parts, each in its own file:
  *  - [[LateralAliasBinding]]: what each candidate means (the input's column, which wins; the one
  *    earlier alias of that name; or the plain name again for Spark) and the dependency levels;

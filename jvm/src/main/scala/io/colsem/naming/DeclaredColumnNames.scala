@@ -17,8 +17,8 @@ object DeclaredColumnNames extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
     // SET and RESET must work whatever the dialect's value (they are how a bad one is fixed).
-    if (!plan.resolved || UserQueries.changesConf(plan) || UserQueries.resolvingSubquery ||
-        NamingDialect.of(conf) != NamingDialect.SQLite) plan
+    if (NamingDialect.of(conf) != NamingDialect.SQLite || !plan.resolved ||
+        UserQueries.changesConf(plan) || UserQueries.resolvingSubquery) plan
     else OutermostSelect.map(plan)(renamed)
 
   private def renamed(
