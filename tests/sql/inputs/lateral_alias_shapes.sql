@@ -104,6 +104,11 @@ SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r, tot
 -- inlined: SELECT region, sum(amount) AS total, rank() OVER (ORDER BY sum(amount) DESC) AS r FROM sales GROUP BY region HAVING sum(amount) > 2 ORDER BY region
 -- duckdb
 SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total DESC) AS r FROM sales GROUP BY region HAVING total > 2 ORDER BY region;
+-- Over a FROM subquery whose aliases are resolved in the same pass as this list, the Aggregate
+-- below the HAVING is a new node: found as the HAVING's input by its shape, its per-group `total`
+-- is inlined as under any HAVING with a window (by identity it was missed: Spark's refusal).
+-- inlined: SELECT region, sum(amount) AS total, sum(amount) * 2 AS t2, rank() OVER (ORDER BY sum(amount) DESC) AS r FROM (SELECT upper(region) AS u, upper(region) AS region, amount FROM sales) GROUP BY region HAVING sum(amount) > 2 ORDER BY region
+SELECT region, sum(amount) AS total, total * 2 AS t2, rank() OVER (ORDER BY total DESC) AS r FROM (SELECT upper(region) AS u, u AS region, amount FROM sales) GROUP BY region HAVING total > 2 ORDER BY region;
 -- inlined: SELECT sum(amount) AS total, count(*) AS n, rank() OVER (ORDER BY sum(amount)) AS r, sum(amount) / sum(sum(amount)) OVER () AS share FROM sales
 -- duckdb
 SELECT sum(amount) AS total, count(*) AS n, rank() OVER (ORDER BY total) AS r, total / sum(total) OVER () AS share FROM sales;

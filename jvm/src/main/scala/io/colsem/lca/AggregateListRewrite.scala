@@ -15,12 +15,15 @@ import io.colsem.shims.SparkShims
  * The lateral aliases of an aggregate SELECT list. Aliases used inside aggregate function
  * arguments (`SELECT s1 * 2 AS x, sum(x)`) or named in GROUP BY (`GROUP BY y` with `x + 1 AS y`)
  * are per-row values: they are computed once, in Projects below the Aggregate
- * ([[AliasMaterialization]], under private names), and read there:
+ * ([[AliasMaterialization]], under private names), and read there by attribute under the name
+ * as written, so an item keeps the name the user wrote (`sum(x)`, not `sum(__colsem_lca_x)`):
  * {{{
- *   Aggregate [k], [k AS x, sum(x)]                Aggregate [k], [k AS x, sum(__colsem_lca_x)]
- *   +- input                                =>     +- Project [..., k AS __colsem_lca_x]
- *                                                     +- input
+ *   Aggregate [s1],                          Aggregate [s1],
+ *     [s1 * 2 AS x, sum(x)]                    [(s1 * 2) AS x, sum(x) AS sum(x)]
+ *   +- t1                             =>     +- Project [s1, s2, s3, (s1 * 2) AS __colsem_lca_x]
+ *                                               +- t1
  * }}}
+ * Golden: lateral_alias_drawings.sql: SELECT s1 * 2 AS x, sum(x) FROM t1 GROUP BY s1
  * GROUP BY references to the list (an alias name, an ordinal, ALL) are grouped by the items'
  * expressions with their lateral references inlined ([[GroupingReferences]]).
  * References outside aggregate functions are per-group; those get their plain names back for
@@ -33,10 +36,15 @@ import io.colsem.shims.SparkShims
  * grouping()/grouping_id() call inside an aggregate function's arguments (only the Aggregate
  * computes those):
  * {{{
- *   Aggregate [region],                            Aggregate [region],
- *     [region, sum(amount) AS total,        =>       [region, sum(amount) AS total,
- *      rank() OVER (ORDER BY total) AS r]              rank() OVER (ORDER BY sum(amount)) AS r]
+ *   Aggregate [region],                      Project [region, total, r]
+ *     [region, sum(amount) AS total,    =>   +- Window [rank() OVER (ORDER BY _w0) AS r]
+ *      rank() OVER (ORDER BY total) AS r]       +- Aggregate [region], [region,
+ *                                                    sum(amount) AS total, sum(amount) AS _w0]
  * }}}
+ * Golden: lateral_alias_shapes.sql:
+ *   SELECT region, sum(amount) AS total, rank() OVER (ORDER BY total) AS r FROM sales GROUP BY ALL
+ * (`_w0`: Spark computes the window's ORDER BY, `sum(amount)` as written in the list's place of
+ * `total`, in the Aggregate.)
  * None when there is nothing to do, or a per-row alias does not resolve on its own (an aggregate
  * inside it, say), or an alias that would be written again would not give the same value there
  * (non-deterministic, a UDF, a subquery, a window function): Spark's native support then applies.

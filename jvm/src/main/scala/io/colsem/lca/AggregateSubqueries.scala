@@ -23,6 +23,8 @@ import io.colsem.shims.SparkShims
  *   :  +- ... Filter (t2.k < 'm)              =>      +- Aggregate [v], [v AS g, max(k) AS m]
  *   +- t                                                 +- t
  * }}}
+ * Golden: lateral_alias_aggregate_subqueries.sql:
+ *   SELECT v AS g, max(k) AS m, (SELECT count(*) FROM t t2 WHERE t2.k < m) AS c FROM t GROUP BY g
  * Done once every other item has resolved (their columns are what the subqueries read). An item
  * with such a subquery may read grouped columns besides (in the subquery or outside it), which the
  * Aggregate passes up; None (nothing done, the name stays Spark's unresolved one) when it also

@@ -3,7 +3,7 @@ package io.colsem.lca
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.expressions.{
-  Alias, Attribute, NamedExpression, SubqueryExpression, UnresolvedNamedLambdaVariable
+  Alias, Attribute, Expression, NamedExpression, SubqueryExpression, UnresolvedNamedLambdaVariable
 }
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project, Window}
 
@@ -15,12 +15,16 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  * over its input, so a chain of N aliases needs no N analyzer iterations and no alias expression is
  * ever copied:
  * {{{
- *   Project [x, y, (x + k)]                        Project [x, (x * 2) AS y, (x + k)]
- *   +- input                                =>     +- Project [a, k, (a + 1) AS x]      level 0
- *      (items: a + 1 AS x, x * 2 AS y, x + k)         +- input
+ *   Project [s1 + 1 AS x, x * 2 AS y, x + s3]
+ *   +- t1
+ *   =>
+ *   Project [x, (x * 2) AS y, (cast(x as double) + s3) AS (lateralAliasReference(x) + s3)]
+ *   +- Project [s1, s2, s3, (s1 + 1) AS x]                                       level 0
+ *      +- t1
  * }}}
- * Only aliases a later item uses get a level: `y` is computed in the list itself (the plans in
- * tests/sql/analyzer-results/lateral_alias.sql.out show it).
+ * Golden: lateral_alias_drawings.sql: SELECT s1 + 1 AS x, x * 2 AS y, x + s3 FROM t1
+ * Only aliases a later item uses get a level: `y` is computed in the list itself. An unaliased
+ * item is named as Spark's native support names it.
  * The aliases are computed under their own names, as Spark's native support builds them, unless
  * that could capture a name the list leaves to Spark ([[privateCopy]], [[ComputedNames]]). None
  * when a level does not resolve as a projection (or window functions over one): an aggregate or a
@@ -72,14 +76,16 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
     levels.foldLeft(initial) {
       case (Some((below, computedBelow)), (_, indices)) =>
         val ordered = indices.sorted
-        val substitution = computedBelow.readingFolded(ordered.map((_, AliasReading.ByAttribute)))
-        val pending = ordered.map { i =>
-          val item = substitution.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
-          if (names == ComputedNames.Private) privateCopy(item) else item
-        }
-        resolveLevel(pending, below, hidden).map { case (next, attributes) =>
-          (next, substitution.afterLevel(ordered, attributes, next.expressions))
-        }
+        val reading = computedBelow.readingFolded(ordered.map((_, AliasReading.ByAttribute)))
+        for {
+          values <- resolveFoldedValues(reading.foldedValues, below, hidden)
+          substitution = reading.withFoldedValues(values)
+          pending = ordered.map { i =>
+            val item = substitution.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
+            if (names == ComputedNames.Private) privateCopy(item) else item
+          }
+          (next, attributes) <- resolveLevel(pending, below, hidden)
+        } yield (next, substitution.afterLevel(ordered, attributes, values))
       case (None, _) => None
     }
   }
@@ -122,6 +128,36 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
   }
 
   /**
+   * The folded aliases' values a level reads (built by [[Substitution.readingFolded]]), resolved
+   * in one analyzer run over the level's input, as items of their own: the level's items and the
+   * levels above read them so, each resolved once however many items read it. None when one does
+   * not resolve (the level would not either).
+   */
+  private def resolveFoldedValues(
+      values: Map[Int, Expression],
+      below: LogicalPlan,
+      hidden: Seq[Attribute]): Option[Map[Int, Expression]] =
+    if (values.isEmpty) Some(values)
+    else {
+      val (indices, unresolved) = values.toSeq.sortBy(_._1).unzip
+      val items = unresolved.zip(indices).map { case (v, j) => Alias(v, s"folded$j")() }
+      inputTries(below, hidden).iterator.map { inputs =>
+        val relation = LocalRelation(inputs)
+        session.sessionState.analyzer.execute(Project(items, relation)) match {
+          case analyzed @ Project(resolved, r)
+              if (r eq relation) && analyzed.resolved && resolved.size == items.size =>
+            Some(indices.zip(resolved.map { case a: Alias => a.child; case e => e }).toMap)
+          case _ => None
+        }
+      }.collectFirst { case Some(resolved) => resolved }
+    }
+
+  /** The input columns a level is resolved over: its input's output, then (a second try) with
+   *  the input's hidden columns too. */
+  private def inputTries(below: LogicalPlan, hidden: Seq[Attribute]): Seq[Seq[Attribute]] =
+    if (hidden.isEmpty) Seq(below.output) else Seq(below.output, below.output ++ hidden)
+
+  /**
    * One level: `below` with the items added to its output, resolved at once with the session's
    * analyzer, and the items' attributes. None unless every item resolves as a projection, or as
    * window functions over one (a window alias must not send the whole list to the native path,
@@ -133,8 +169,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
       items: Seq[NamedExpression],
       below: LogicalPlan,
       hidden: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
-    val tries = if (hidden.isEmpty) Seq(below.output) else Seq(below.output, below.output ++ hidden)
-    tries.iterator.map(resolveLevelOver(items, below, _)).collectFirst { case Some(level) => level }
+    inputTries(below, hidden).iterator.map(resolveLevelOver(items, below, _)).collectFirst {
+      case Some(level) => level
+    }
   }
 
   private def resolveLevelOver(

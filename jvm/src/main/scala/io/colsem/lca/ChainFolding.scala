@@ -14,15 +14,20 @@ import io.colsem.LateralAliasCandidate
  * the items that use it, as long as the folded expression stays small (at most [[FoldSize]]
  * nodes) and at most [[FoldDepth]] aliases are folded in a row; codegen evaluates such a shared
  * deterministic part once. Everything else (non-deterministic, a UDF, a subquery) is still
- * computed once below:
+ * computed once below. In a chain, the first eight aliases fold into the ninth, which is computed:
+ * one Project per nine aliases, where native Spark would need a level (and two analyzer
+ * iterations) per alias:
  * {{{
- *   SELECT a AS x1, x1 + 1 AS x2, x2 + 1 AS x3, ..., rand() + x60 AS r, ...
+ *   SELECT s1 AS x1, x1 + 1 AS x2, ..., x49 + 1 AS x50 FROM t1         (a list of 50 items)
  *
- *   Project [x1 .. x60 as written, ...]            Project [...]
- *   +- Project [(x1 + 1) AS x2]           =>       +- Project [..., ((x1 + 1) + 1) + ... AS x8]
- *      +- Project [a AS x1]                           +- Project [a AS x1]
- *         ... one level per alias                        ... one level per 8 aliases
+ *   Project [s1 AS x1, (s1 + 1) AS x2, ..., x9, (x9 + 1) AS x10, ..., x45, ..., AS x50]
+ *   +- Project [s1, s2, s3, x9, x18, x27, x36, (((x36 + 1) + 1) ... + 1) AS x45]
+ *      +- ...                                       (the Projects computing x36, x27)
+ *         +- Project [s1, s2, s3, x9, (((x9 + 1) + 1) ... + 1) AS x18]
+ *            +- Project [s1, s2, s3, (((s1 + 1) + 1) ... + 1) AS x9]     (x1 .. x8 folded)
+ *               +- Relation t1 [s1, s2, s3]
  * }}}
+ * Golden: lateral_alias_drawings.sql: SELECT s1 AS x1, x1 + 1 AS x2, x2 + 1 AS x3
  */
 private[lca] object ChainFolding {
 

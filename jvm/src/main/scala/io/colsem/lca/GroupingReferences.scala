@@ -15,11 +15,17 @@ import org.apache.spark.sql.internal.SQLConf
  * alias (LATERAL_COLUMN_ALIAS_IN_GROUP_BY):
  * {{{
  *   SELECT k AS a, a + 1 AS b, sum(v) AS s          Aggregate [k, (k + 1)],
- *   FROM t GROUP BY ALL                         =>            [k AS a, (k + 1) AS b, sum(v) AS s]
- *
- *   SELECT k AS a, a + 1 AS b, sum(v) AS s          Aggregate [rollup(k, (k + 1))],
- *   FROM t GROUP BY ROLLUP(1, 2)                =>            [k AS a, (k + 1) AS b, sum(v) AS s]
+ *   FROM lt GROUP BY ALL                        =>            [k AS a, (k + 1) AS b, sum(v) AS s]
  * }}}
+ * Golden: lateral_alias_shapes.sql: SELECT k AS a, a + 1 AS b, sum(v) AS s FROM lt GROUP BY ALL
+ * Under ROLLUP, CUBE and GROUPING SETS the same, and Spark then expands the groups:
+ * {{{
+ *   SELECT k AS a, a + 1 AS b, sum(v) AS s,       Aggregate [k, (k + 1), spark_grouping_id],
+ *     grouping(b) AS gb,                            [k AS a, (k + 1) AS b, sum(v) AS s, ...]
+ *     grouping_id(a, b) AS gid              =>    +- Expand [...]
+ *   FROM lt GROUP BY ROLLUP(1, 2)                    +- Project [k, v, k, (k + 1)]
+ * }}}
+ * Golden: lateral_alias_shapes.sql: grouping_id(a, b) AS gid FROM lt GROUP BY ROLLUP(1, 2)
  * `grouped` are the items so referenced: [[AggregateListRewrite]] gives those that use aliases the
  * same inlined expression in the list, so that Spark matches them with their grouping expression.
  * `changed` says whether that is needed: for a top-level alias name (colsem's GROUP BY alias

@@ -1,13 +1,14 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{
-  Star, UnresolvedAlias, UnresolvedAttribute, UnresolvedHaving
-}
+import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
 
-import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPlan, Project}
+import org.apache.spark.sql.catalyst.plans.logical.{
+  Aggregate, AnalysisHelper, Filter, LogicalPlan, Project
+}
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreePatternBits}
 
 import org.apache.spark.sql.catalyst.trees.TreePattern.{
   LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE
@@ -16,8 +17,13 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{
 import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
 
 /**
- * Resolution rule (each iteration, after Spark's): resolves the [[LateralAliasCandidate]]s of a
- * SELECT list whose input is resolved, all alias levels at once. The parts, each in its own file:
+ * Resolution rule: resolves the [[LateralAliasCandidate]]s of a SELECT list whose input is
+ * resolved, all alias levels at once. Spark runs injected resolution rules after its own in each
+ * Resolution iteration, so a list's input is resolved in the iteration Spark can resolve it, and
+ * this rule rewrites the list in that same iteration. colsem's rules that report a name no alias
+ * resolved (ReportForwardLateralAliases, ReportOutOfScopeLateralAliases) are post-hoc rules: they
+ * run once the fixed point ends, so they see only the names this rule left. The parts, each in
+ * its own file:
  *  - [[LateralAliasBinding]]: what each candidate means (the input's column, which wins; the one
  *    earlier alias of that name; or the plain name again for Spark) and the dependency levels;
  *  - [[AliasMaterialization]]: the used aliases computed once each, one Project per level below
@@ -27,10 +33,11 @@ import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQuer
  *  - [[AggregateSubqueries]]: subqueries of aggregate lists naming an alias, above the Aggregate.
  * A plain SELECT list:
  * {{{
- *   Project [a + 1 AS x, x * 2 AS y]               Project [x, (x * 2) AS y]
- *   +- Relation t [a, k]                    =>     +- Project [a, k, (a + 1) AS x]
- *      (x in the list: a candidate)                   +- Relation t [a, k]
+ *   Project [s1 + 1 AS x, x * 2 AS y]             Project [x, (x * 2) AS y]
+ *   +- Relation t1 [s1, s2, s3]            =>     +- Project [s1, s2, s3, (s1 + 1) AS x]
+ *      (x in the list: a candidate)                  +- Relation t1 [s1, s2, s3]
  * }}}
+ * Golden: lateral_alias_drawings.sql: SELECT s1 + 1 AS x, x * 2 AS y FROM t1
  * Whatever this rule cannot rewrite (a level that does not resolve on its own) gets its plain
  * names back, and Spark's native support applies.
  */
@@ -54,17 +61,30 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     val marked = plan.containsPattern(LATERAL_COLUMN_ALIAS_REFERENCE) ||
       UnresolvedOperators.existsInExpressions(plan)(_.isInstanceOf[LateralAliasCandidate])
     if (!marked && scopes.isEmpty) return plan
-    // Aggregates a HAVING sits on: Spark needs them to stay directly below it.
-    lazy val havingInputs = plan.collect { case UnresolvedHaving(_, a: Aggregate) => a }
-    plan.resolveOperatorsUpWithPruning(
-      _.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) {
-      case p: Project => resolveProject(p, new SelectList(p.projectList, p.child, scopes))
-      case a: Aggregate =>
-        def parent =
-          if (havingInputs.exists(_ eq a)) AggregateParent.Having else AggregateParent.Other
-        resolveAggregate(a, new SelectList(a.aggregateExpressions, a.child, scopes), parent)
-      case other if !SelectList.isSelectList(other) => resolveOtherOperator(other)
+    def mayChange(tree: TreePatternBits): Boolean =
+      tree.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)
+    // An Aggregate is resolved by its parent's visit, which sees the shape it sits in (as Spark's
+    // rules match `UnresolvedHaving(_, agg: Aggregate)`): not by identity against the plan before
+    // the pass, which hands a parent a new Aggregate when something below it changed. As the
+    // pass would, only a changed one that was not analyzed, under its own origin, keeping its tags.
+    def aggregateIn(parent: AggregateParent)(operator: LogicalPlan): LogicalPlan = operator match {
+      case a: Aggregate if !a.analyzed && mayChange(a) =>
+        val list = new SelectList(a.aggregateExpressions, a.child, scopes)
+        val resolved = CurrentOrigin.withOrigin(a.origin)(resolveAggregate(a, list, parent))
+        if (resolved ne a) resolved.copyTagsFrom(a)
+        resolved
+      case other => other
     }
+    val resolved = plan.resolveOperatorsUpWithPruning(mayChange) {
+      case operator =>
+        operator.mapChildren(aggregateIn(AggregateParent.of(operator))) match {
+          case p: Project => resolveProject(p, new SelectList(p.projectList, p.child, scopes))
+          case a: Aggregate => a
+          case other => resolveOtherOperator(other)
+        }
+    }
+    // The top operator has no parent to visit it; the pass's leave to transform, as for the rest.
+    AnalysisHelper.allowInvokingTransformsInAnalyzer(aggregateIn(AggregateParent.Other)(resolved))
   }
 
   /**
@@ -127,13 +147,6 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
 
     /** An aggregate's list whose items name its aliases ([[AggregateListRewrite]]). */
     def isAggregateReadingAliases: Boolean = ready && hasCandidate
-  }
-
-  private object SelectList {
-    def isSelectList(operator: LogicalPlan): Boolean = operator match {
-      case _: Project | _: Aggregate => true
-      case _ => false
-    }
   }
 
   private def resolveProject(p: Project, list: SelectList): LogicalPlan = p match {

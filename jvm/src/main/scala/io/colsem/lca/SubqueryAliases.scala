@@ -33,6 +33,8 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  *   +- Project [k, v, (k + 1) AS __colsem_lca_x#1]
  *      +- t
  * }}}
+ * Golden: lateral_alias_shapes.sql:
+ *   SELECT k + 1 AS x, (SELECT max(v) FROM lt2 WHERE lt2.k < x) AS m FROM lt ORDER BY x, m
  */
 private[lca] object SubqueryAliases {
 

@@ -1,7 +1,6 @@
 package io.colsem.lca
 
 import scala.annotation.tailrec
-import scala.collection.mutable
 
 import org.apache.spark.sql.catalyst.analysis.Resolver
 import org.apache.spark.sql.catalyst.expressions.{
@@ -9,16 +8,18 @@ import org.apache.spark.sql.catalyst.expressions.{
   SubqueryExpression
 }
 
-import org.apache.spark.sql.catalyst.trees.{CurrentOrigin, TreeNodeTag}
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
 import io.colsem.LateralAliasCandidate
 
 /**
  * How the items of a SELECT list read the aliases computed below it (`computed`, by item) or
- * folded into them (`folded`), computed under `names`. `resolvedFolded`: folded aliases whose value
- * a level has resolved, as found in that level. `level`: how many levels are computed below, which
- * tells the folded values built for the next one from those of the levels below.
- * `foldedValues`: the folded aliases' values built for the readers [[readingFolded]] was given.
+ * folded into them (`folded`), computed under `names`. `resolvedFolded`: folded aliases whose
+ * value a level below has resolved ([[AliasMaterialization]] resolves them over the level's input
+ * and passes them to [[afterLevel]]). `foldedValues`: the folded aliases' values built for the
+ * readers [[readingFolded]] was given, or those values resolved ([[withFoldedValues]]).
+ * Values in, values out: no step sets a mark on an expression node (nodes the user's plan may
+ * share), and nothing of the binding stays reachable from the analyzed plan.
  */
 private[lca] final case class Substitution(
     binding: LateralAliasBinding,
@@ -27,16 +28,15 @@ private[lca] final case class Substitution(
     folded: Set[Int],
     names: ComputedNames,
     resolvedFolded: Map[Int, Expression] = Map.empty,
-    level: Int = 0,
     foldedValues: Map[Int, Expression] = Map.empty) {
   import AliasReading.{AsWritten, ByAttribute, ForNaming}
 
   /**
    * This substitution with the values built of the folded aliases that the items `readers` read
-   * (each item with how it reads them), and of those these values read in turn: each marked as
-   * that alias's for [[afterLevel]]. A folded alias is read by all the items of its run: built
-   * once here and shared, it is neither copied nor resolved again per item, which in a chain of N
-   * aliases folded in runs of F would be N * F nodes.
+   * (each item with how it reads them), and of those these values read in turn. A folded alias is
+   * read by all the items of its run: built once here and shared, it is neither copied nor
+   * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F
+   * nodes.
    */
   def readingFolded(readers: Seq[(Int, AliasReading)]): Substitution = {
     def read(i: Int, reading: AliasReading): Set[Int] = binding.uses(i).filter(j =>
@@ -54,35 +54,28 @@ private[lca] final case class Substitution(
     withTheirReads(direct, direct).toSeq.sorted.foldLeft(copy(foldedValues = Map.empty)) {
       (built, j) =>
         val value = built.substitute(j, binding.items(j).asInstanceOf[Alias].child)
-        val mark = Substitution.FoldedMark(binding, level, j)
-        // A value that is another alias's (`a AS x, x AS y`) keeps its first mark.
-        if (!value.getTagValue(Substitution.FoldedValue).exists(_.isOfLevel(binding, level))) {
-          value.setTagValue(Substitution.FoldedValue, mark)
-        }
         built.copy(foldedValues = built.foldedValues + (j -> value))
     }
   }
 
+  /** This substitution with the folded aliases' values `values` (those [[readingFolded]] built,
+   *  resolved over the level's input) in place of the values built: what the level's items read. */
+  def withFoldedValues(values: Map[Int, Expression]): Substitution =
+    copy(foldedValues = values)
+
   /**
-   * After a level computed the aliases `indices` as `attributes`: reads them there, and reads each
-   * folded alias whose value the level's `expressions` contain as that resolved value.
+   * After a level computed the aliases `indices` as `attributes`, having read the folded aliases'
+   * values `resolved` (resolved over its input): reads the aliases there, and the folded ones as
+   * those values, so no level above resolves them again.
    */
   def afterLevel(
       indices: Seq[Int],
       attributes: Seq[Attribute],
-      expressions: Seq[Expression]): Substitution = {
-    val found = mutable.LinkedHashMap.empty[Int, Expression]
-    expressions.foreach(_.foreach(e =>
-      e.getTagValue(Substitution.FoldedValue) match {
-        case Some(mark) if mark.isOfLevel(binding, level) => found.getOrElseUpdate(mark.alias, e)
-        case _ =>
-      }))
+      resolved: Map[Int, Expression]): Substitution =
     copy(
       computed = computed ++ indices.zip(attributes),
-      resolvedFolded = resolvedFolded ++ found,
-      level = level + 1,
+      resolvedFolded = resolvedFolded ++ resolved,
       foldedValues = Map.empty)
-  }
 
   /** Alias i, computed below the list, as the list's item i: under a private name, as its own
    *  name and expression id again, so the list's output is what it would be without colsem. */
@@ -147,16 +140,4 @@ private[lca] final case class Substitution(
     }
     replace(e, inWindow = false)
   }
-}
-
-private[lca] object Substitution {
-
-  /** On a folded alias's value: the alias, and the list and level it was built for (a node can
-   *  carry a mark from another query, or from a level below whose value it is). */
-  final case class FoldedMark(binding: LateralAliasBinding, level: Int, alias: Int) {
-    def isOfLevel(b: LateralAliasBinding, l: Int): Boolean = (binding eq b) && level == l
-  }
-
-  val FoldedValue: TreeNodeTag[FoldedMark] =
-    TreeNodeTag[FoldedMark]("colsem.lateralAlias.foldedValue")
 }

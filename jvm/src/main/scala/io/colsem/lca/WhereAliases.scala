@@ -26,6 +26,7 @@ import io.colsem.{ColsemErrors, LateralAliasCandidate}
  *      +- Project [id, price, qty, (price * qty) AS __colsem_lca_total]
  *         +- orders
  * }}}
+ * Golden: lateral_alias_shapes.sql: qty AS total FROM orders WHERE total > 100 ORDER BY total
  * An aggregate list computes its aliases per group, after the WHERE: there the Filter gets the
  * alias's expression ([[inline]]). An alias of an aggregate or a window function (or one that uses
  * such an alias) has no value yet when WHERE filters rows: COLSEM_AGGREGATE_ALIAS_IN_WHERE /
