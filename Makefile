@@ -34,11 +34,10 @@ PYTEST_ARGS ?=
 # fail a build that passed (settings in pyproject.toml's [tool.ruff] and [tool.mypy]).
 LINT_TOOLS := "ruff==0.17.6" "mypy==2.4.1"
 # pytest processes for `make test` and `make smoke` (pytest-xdist; each its own Spark JVM), a file
-# per process at a time so module fixtures are made once (tests/conftest.py groups the files by
-# name, and the files that start a Connect server on port 15002 together); PYTEST_WORKERS=1 runs in
-# this process. Each run ends with its slowest tests, so a CI log shows where the time went.
+# per process at a time so module fixtures are made once; PYTEST_WORKERS=1 runs in this process.
+# Each run ends with its slowest tests, so a CI log shows where the time went.
 PYTEST_WORKERS ?= 2
-XDIST := $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadgroup) --durations=15
+XDIST := $(if $(filter-out 0 1,$(PYTEST_WORKERS)),-n $(PYTEST_WORKERS) --dist loadfile --durations=15)
 # The smoke suite (`make smoke SPARK=<line>`, CI's run on the lines between 3.5 and the newest;
 # `make dist-check` runs the same list on the installed wheel): tests/smoke_tests.txt, one pytest
 # id a line, each quoted for the shell (ids hold brackets).

@@ -177,20 +177,6 @@ def stop_server(server: subprocess.Popen, log) -> None:
     log.close()
 
 
-# The files whose tests start a Spark Connect server on the default port (see local_connect_port).
-CONNECT_PORT_FILES = frozenset({"test_connect_local.py", "test_pipelines.py", "test_streaming.py"})
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist's `--dist loadgroup` (the Makefile's): one group per file, as with
-    `--dist loadfile`, but the files that take turns on port 15002 form one group, so one worker
-    runs them in turn rather than one worker idling on the lock while the other holds it."""
-    for item in items:
-        name = item.path.name
-        group = "connect-port-15002" if name in CONNECT_PORT_FILES else name
-        item.add_marker(pytest.mark.xdist_group(group))
-
-
 @contextlib.contextmanager
 def local_connect_port() -> Iterator[None]:
     """Held while a test runs a Spark Connect server PySpark starts itself on the default port

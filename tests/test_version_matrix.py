@@ -242,7 +242,7 @@ def test_make_smoke_runs_the_smoke_selection():
     assert "publishM2" not in out
     # One smoke list: make smoke runs the ids `make dist-check` (python/release.py) reads.
     smoke = " ".join(f"'{test}'" for test in release.smoke_tests())
-    assert f".venv-4.2/bin/python -m pytest -n 2 --dist loadfile {smoke} \n" in out
+    assert f".venv-4.2/bin/python -m pytest -n 2 --dist loadfile --durations=15 {smoke} \n" in out
 
 
 def test_publish_m2_puts_the_packaged_jar_and_a_dependency_free_pom_in_maven_layout(
