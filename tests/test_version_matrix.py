@@ -212,11 +212,12 @@ def test_per_line_spark_jars_folder_must_hold_that_spark(tmp_path: Path, monkeyp
 
 
 def make_dry_run(*args: str) -> subprocess.CompletedProcess:
-    # Not the variables of a make this suite runs under (`make test SPARK=3.5` passes SPARK down).
+    # Not the variables of a make this suite runs under (`make test SPARK=3.5 PYTEST_ARGS=...`
+    # passes them down in the environment).
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SPARK")
+        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "SPARK", "PYTEST_ARGS")
     }
     return subprocess.run(["make", "-n", *args], cwd=ROOT, capture_output=True, text=True, env=env)
 
