@@ -47,13 +47,17 @@ def source_table(session: SparkSession, hidden: str | None = "_ingest_ts") -> st
 
 
 def insert(session: SparkSession, table: str, rows: list[tuple[int, int, int]]) -> None:
-    """Rows (k, v, seconds): each call is one new file, so one more micro-batch."""
+    """Rows (k, v, seconds): each call is one new file, so one more micro-batch.
+
+    One file, not one per partition of the VALUES: the job commit renames its files one at a time,
+    and a stream running meanwhile could list half of them, splitting the insert over two
+    micro-batches for one query and not the other (update mode then emits different rows)."""
     values = ", ".join(
         f"({k}, {v}, TIMESTAMP '2026-01-01 00:00:00' + INTERVAL {s} SECONDS, "
         f"TIMESTAMP '2026-11-27 00:00:00')"
         for k, v, s in rows
     )
-    session.sql(f"INSERT INTO {table} VALUES {values}")
+    session.sql(f"INSERT INTO {table} SELECT /*+ REPARTITION(1) */ * FROM VALUES {values}")
 
 
 def run(
