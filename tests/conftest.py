@@ -50,19 +50,6 @@ if DIST_DIR:
 SPARK_TEST_CONF_DIR = str(TESTS / "spark-conf")
 os.environ.setdefault("SPARK_CONF_DIR", SPARK_TEST_CONF_DIR)
 
-# Spark prints its logs on the JVM's stderr; keep the subprocesses' lean and predictable.
-QUIET_LOG4J = """\
-rootLogger.level = warn
-rootLogger.appenderRef.stderr.ref = console
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %p %c{1}: %m%n
-logger.colsem.name = io.colsem
-logger.colsem.level = info
-"""
-
 
 @pytest.fixture(scope="session")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -71,8 +58,12 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def log4j_file(workdir: Path) -> Path:
+    """Spark prints its logs on the JVM's stderr; keep the subprocesses' lean and predictable
+    (warnings, and colsem's own info lines, which some tests read)."""
+    from colsem._sql_session import log4j_properties
+
     path = workdir / "log4j2.properties"
-    path.write_text(QUIET_LOG4J)
+    path.write_text(log4j_properties("warn", {"io.colsem": "info"}))
     return path
 
 

@@ -311,24 +311,19 @@ def test_a_missing_golden_line_fails() -> None:
     assert problem.startswith("jvm/src/X.scala:2: the drawing has no `* Golden:")
 
 
-def test_an_ambiguous_substring_fails() -> None:
-    (problem,) = check(doc("Project [x]", "+- t", golden="g.sql: FROM t"))
-    assert "3 cases of g.sql.out contain 'FROM t' (lines 8, 19, 29); name one" in problem
-
-
-def test_a_substring_in_no_case_fails() -> None:
-    (problem,) = check(doc("Project [x]", "+- t", golden="g.sql: x * 3"))
-    assert "no `-- !query` case of g.sql.out contains 'x * 3'" in problem
-
-
-def test_a_missing_golden_file_fails() -> None:
-    (problem,) = check(doc("Project [x]", "+- t", golden="h.sql: x * 2"))
-    assert "analyzer-results has no h.sql.out" in problem
-
-
-def test_a_case_without_a_plan_fails() -> None:
-    (problem,) = check(doc("Project [x]", "+- t", golden="g.sql: nope"))
-    assert "g.sql.out:29 has no analyzed plan" in problem
+@pytest.mark.parametrize(
+    ("golden", "message"),
+    [
+        ("g.sql: FROM t", "3 cases of g.sql.out contain 'FROM t' (lines 8, 19, 29); name one"),
+        ("g.sql: x * 3", "no `-- !query` case of g.sql.out contains 'x * 3'"),
+        ("h.sql: x * 2", "analyzer-results has no h.sql.out"),
+        ("g.sql: nope", "g.sql.out:29 has no analyzed plan"),
+    ],
+    ids=["ambiguous substring", "substring in no case", "missing golden file", "case without plan"],
+)
+def test_a_golden_line_that_names_no_one_plan_fails(golden: str, message: str) -> None:
+    (problem,) = check(doc("Project [x]", "+- t", golden=golden))
+    assert message in problem
 
 
 def test_a_side_by_side_drawing_is_read_on_its_right() -> None:

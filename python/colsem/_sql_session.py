@@ -90,15 +90,24 @@ def _remote_session(args: argparse.Namespace, confs: dict[str, str]) -> SparkSes
     return spark
 
 
-QUIET_LOG4J = """\
-rootLogger.level = error
-rootLogger.appenderRef.stderr.ref = console
-appender.console.type = Console
-appender.console.name = console
-appender.console.target = SYSTEM_ERR
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %p %c{1}: %m%n
-"""
+def log4j_properties(root_level: str, loggers: dict[str, str] | None = None) -> str:
+    """A log4j2 configuration that prints `root_level` and above (and each of `loggers`, a
+    logger name to its level) on the JVM's stderr, one short line per event."""
+    lines = [
+        f"rootLogger.level = {root_level}",
+        "rootLogger.appenderRef.stderr.ref = console",
+        "appender.console.type = Console",
+        "appender.console.name = console",
+        "appender.console.target = SYSTEM_ERR",
+        "appender.console.layout.type = PatternLayout",
+        "appender.console.layout.pattern = %p %c{1}: %m%n",
+    ]
+    for i, (name, level) in enumerate((loggers or {}).items()):
+        lines += [f"logger.l{i}.name = {name}", f"logger.l{i}.level = {level}"]
+    return "\n".join(lines) + "\n"
+
+
+QUIET_LOG4J = log4j_properties("error")
 
 
 def _quiet_log4j() -> str:
