@@ -142,6 +142,10 @@ WRITES = {
         t, "SELECT *, _ts", "source.id + 1", "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *")),
     "MERGE from SELECT * with explicit UPDATE SET": ("upper msg", lambda fmt, t, p: merge(
         t, "SELECT *", "source.id", "WHEN MATCHED THEN UPDATE SET msg = upper(source.msg)")),
+    # every source row is new; the explicit INSERT leaves _ts to its default (NULL) on purpose
+    "MERGE from SELECT * with explicit INSERT (id, msg)": ("insert without _ts", lambda fmt, t, p: merge(
+        t, "SELECT *", "source.id + 100",
+        "WHEN NOT MATCHED THEN INSERT (id, msg) VALUES (source.id, source.msg)")),
     "all columns named": ("append", lambda fmt, t, p: spark.table(t).select("id", "msg", "_ts").writeTo(t).append()),
 }
 FORMATS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
@@ -186,7 +190,8 @@ for fmt, tag in FORMATS:
         after = contents(table)
         expected = {"append": sorted(before * 2, key=repr), "overwrite": before, "merge": before,
                     "shifted merge": sorted([ROWS[0], ROWS[0], ROWS[1]], key=repr),
-                    "upper msg": [(i, m.upper(), ts) for i, m, ts in before]}[kind]
+                    "upper msg": [(i, m.upper(), ts) for i, m, ts in before],
+                    "insert without _ts": sorted(before + [(i, m, None) for i, m, _ in before], key=repr)}[kind]
         entry["outcome"] = ("unchanged" if after == before and "error" in entry else
                             "kept" if after == expected else
                             "LOST" if any(r[2] is None for r in after) else "other")
@@ -285,6 +290,7 @@ WRITES: dict[str, object] = {
     "DeltaTable.merge updateAll of select('*'), schema evolution": {"delta": "kept"},
     "MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": "kept",
     "MERGE from SELECT * with explicit UPDATE SET": "kept",
+    "MERGE from SELECT * with explicit INSERT (id, msg)": "kept",
     "all columns named": "kept",
 }
 

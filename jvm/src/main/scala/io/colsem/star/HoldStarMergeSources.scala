@@ -5,7 +5,6 @@ import org.apache.spark.sql.catalyst.plans.logical.{
 }
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
-import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
 
 /**
  * Hints-batch rule (Spark 4; on 3.5 applied to the parsed statement) for data safety.
@@ -32,13 +31,16 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
  */
 object HoldStarMergeSources extends Rule[LogicalPlan] {
 
-  override def apply(plan: LogicalPlan): LogicalPlan =
-    if (!plan.containsPattern(COMMAND) || StarExclusion.read(conf).isEmpty) plan
-    else plan.resolveOperatorsWithPruning(_.containsPattern(COMMAND)) {
-      case m: MergeIntoTable if !isStatementSource(m.sourceTable) =>
-        val source = statementSource(m.sourceTable)
-        m.copy(sourceTable = if (starActions(m).nonEmpty) UncheckedMergeSource(source) else source)
-    }
+  override def apply(plan: LogicalPlan): LogicalPlan = plan match {
+    // The statement itself, not a transform: a MERGE is its plan's root, and a transform keeps the
+    // node it visited when the rule's result equals it (fastEquals ignores tags), which would drop
+    // the marked copy of an explicit-actions MERGE's source.
+    case m: MergeIntoTable
+        if !isStatementSource(m.sourceTable) && StarExclusion.read(conf).isDefined =>
+      val source = statementSource(m.sourceTable)
+      m.copy(sourceTable = if (starActions(m).nonEmpty) UncheckedMergeSource(source) else source)
+    case other => other
+  }
 
   /** Marks the source of a MERGE statement (SQL, `df.mergeInto`): the format's command it becomes
    *  is left to [[ProtectHiddenColumnsOnMerge]], not [[ProtectHiddenColumnsOnDeltaMerge]]. A tag,
