@@ -27,7 +27,7 @@ Benchmarks (each mode in its own JVM, modes alternating so drift hits both alike
             the columns (vanilla: the same query, every column)
   same_jvm  analysis + optimization of every TPC-DS query in colsem's process, in a session built
             without any extension beside colsem's, alternating query by query: the default-mode
-            overhead, free of the spread between separate JVMs (the target is a ratio <= 1.02)
+            overhead, free of the spread between separate JVMs (its ceiling is SAME_JVM_TARGET below)
   planning  analysis + optimization + physical planning (executedPlan) of every TPC-DS query; in
             the colsem process with spark.colsem.invariants off, warn and error, alternating per
             query (the cost of the schema-invariant checks, which run in all three phases)
