@@ -579,9 +579,13 @@ RESPOND_SQL = (
 
 
 def peak_rss_mb() -> float:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0  # KiB on Linux
+    """This process's peak RSS (Linux's VmHWM). Not getrusage's ru_maxrss: across fork and exec
+    that keeps the parent's peak, so a worker started by a big bench process reported the
+    parent's RSS as its own, and no growth while streaming."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024.0  # kB
+    raise SystemExit("the respond benchmarks read the peak RSS from /proc/self/status (Linux)")
 
 
 def respond_worker(mode: str, rows: int) -> dict[str, float]:
