@@ -326,3 +326,37 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     both = {"c": {"error": {"class": "SparkException", "state": None, "message": "x"}}, "v": stale}
     assert fuzzer.recheck_reference(case, both, stats) is both
     assert stats["vanilla"]["reference_rechecked"] == 1
+
+
+def test_grouping_sets_over_a_using_join_column_is_spark_s_own_refusal():
+    """Seed 24's query 607, shrunk: colsem answers [(1, 1.0), (NULL, 1.0)]; vanilla Spark refuses
+    its inlined form, and the form without any alias, since CUBE reads the column USING hides on
+    the right side. The inline oracle counts that apart, and nothing else of its kind."""
+    from fuzz.query import Join, SubRef
+    from fuzz.runner import refused_for_sets_over_using
+
+    def query(group: list) -> Query:
+        left = Query([], Core([Item(Lit("1", I), "k")], TableRef("fc", "t4"), [], None, None, None))
+        right_k = Col("t7", "k", I, "K", "t7")
+        return Query(
+            [],
+            Core(
+                [Item(right_k, "tot"), Item(Agg("avg", LatRef("tot", "tot", I)), "col2")],
+                SubRef(left, "t6"),
+                [Join("JOIN", TableRef("fb", "t7"), None, ["k"])],
+                None,
+                group,
+                None,
+            ),
+        )
+
+    cube = query([GroupingSets("CUBE", [[GroupAlias("tot")]])])
+    assert render(cube) == (
+        "SELECT t7.K AS tot, avg(tot) AS col2 FROM (SELECT 1 AS k FROM fc AS t4) AS t6 "
+        "JOIN fb AS t7 USING (k) GROUP BY CUBE(tot)"
+    )
+    refused = {"error": {"class": "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_APPEAR_IN_OPERATION"}}
+    assert refused_for_sets_over_using(cube, refused)
+    assert not refused_for_sets_over_using(cube, {"error": {"class": "MISSING_AGGREGATION"}})
+    assert not refused_for_sets_over_using(cube, {"schema": [], "rows": []})
+    assert not refused_for_sets_over_using(query([GroupAlias("tot")]), refused)

@@ -67,15 +67,16 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
       case _ => false
     }
 
-  /** Wraps candidate names, except inside a lambda whose parameter has that name. */
+  /** Wraps candidate names, except inside a lambda whose parameter has that name. A wrapper has
+   *  its name's position, which the naming dialects read (`w + 1` is the text of `w + 1`). */
   private def mark(expr: Expression, names: Set[String], key: String => String): Expression =
     expr match {
       case u: UnresolvedAttribute if names.contains(key(u.nameParts.head)) =>
-        LateralAliasCandidate(u)
+        CurrentOrigin.withOrigin(u.origin)(LateralAliasCandidate(u))
       // Inside a lambda body the parser makes every name a lambda variable; those that are no
       // parameter become plain attributes later, in Spark's ResolveLambdaVariables.
       case v: UnresolvedNamedLambdaVariable if names.contains(key(v.nameParts.head)) =>
-        LateralAliasCandidate(CurrentOrigin.withOrigin(v.origin)(UnresolvedAttribute(v.nameParts)))
+        CurrentOrigin.withOrigin(v.origin)(LateralAliasCandidate(UnresolvedAttribute(v.nameParts)))
       case l @ LambdaFunction(body, arguments, _) =>
         val shadowed = arguments.collect {
           case v: UnresolvedNamedLambdaVariable => key(v.nameParts.head)

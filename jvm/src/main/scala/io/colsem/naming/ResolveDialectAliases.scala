@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.analysis.{
 }
 import org.apache.spark.sql.catalyst.expressions.{
   Alias, Attribute, AttributeReference, Cast, ExprId, Expression, ExtractValue, Generator, Literal,
-  NamedExpression
+  NamedExpression, RankLike, WindowExpression
 }
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Project, WithCTE}
 import org.apache.spark.sql.catalyst.rules.Rule
@@ -165,12 +165,20 @@ object ResolveDialectAliases extends Rule[LogicalPlan] {
   private def namedAsSparkNames(u: UnresolvedDialectAlias): Boolean =
     !u.bareName && u.child.resolved && sparkName(u.child) == u.name
 
-  /** The name Spark's ResolveAliases gives a resolved unaliased item. */
+  /**
+   * The name Spark's ResolveAliases gives a resolved unaliased item. Spark names a ranking window
+   * item before ResolveWindowOrder copies the ORDER BY into the function; printed after, a
+   * literal there becomes a PrettyAttribute that the function's constructor asks for a type
+   * (`round(0.5, 1)`'s scale is evaluated), so the order is taken out again first.
+   */
   private def sparkName(child: Expression): String = child match {
     case ne: NamedExpression => ne.name
     case c: Cast if c.child.isInstanceOf[NamedExpression] =>
       c.child.asInstanceOf[NamedExpression].name
-    case e => toPrettySQL(e)
+    case e => toPrettySQL(e.transformUp {
+        case w @ WindowExpression(rank: RankLike, _) if rank.children.nonEmpty =>
+          w.copy(windowFunction = rank.withOrder(Nil))
+      })
   }
 
   /**
