@@ -528,6 +528,26 @@ def explicit_names(q: Query) -> list[str]:
     return names
 
 
+def sqlite_names(q: Query) -> list[str | None] | None:
+    """The names `spark.colsem.naming.dialect=sqlite` gives the top SELECT list: an alias's, and any
+    other item's text exactly as rendered (SQLite's rule, docs/naming.md); None for a bare column
+    or struct field, which keeps the name Spark gives it (the table's spelling for a table's column,
+    as written for a subquery's). None when columns are not one per item (a star, a set operation)."""
+    body = q.body
+    if not isinstance(body, Core) or any(isinstance(it, StarItem) for it in body.items):
+        return None
+    names: list[str | None] = []
+    for it in body.items:
+        assert isinstance(it, Item)
+        if it.alias:
+            names.append(it.alias)
+        elif isinstance(it.e, (Col, Field)):
+            names.append(None)
+        else:
+            names.append(_e(it.e, False, {}, {}))
+    return names
+
+
 def out_of_scope_reads(q: Query, scopes: set[str]) -> list[str]:
     """The scopes (WHERE, SUBQUERY) in which the query reads a select-list alias though `scopes`
     (spark.colsem.lateralAlias.extraScopes) leaves them out: colsem must refuse it as vanilla does."""

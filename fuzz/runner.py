@@ -42,6 +42,7 @@ from .query import (
     out_of_scope_reads,
     render,
     shapes,
+    sqlite_names,
     walk,
 )
 from .shrink import alias_all, shrink
@@ -102,6 +103,18 @@ def same_failure(a: dict[str, Any], b: dict[str, Any]) -> bool:
         return e.get("class"), EXPRESSION_ID.sub("#", (e.get("message") or "").split("\n")[0])
 
     return bool(ea and eb) and key(ea) == key(eb)
+
+
+def names_as_written(q: Query, answer: dict[str, Any]) -> bool:
+    """Whether the sqlite dialect named each column of the top SELECT list by its text as written
+    (an item reading a lateral alias was once named by the whole statement); True where the list's
+    columns are not one per item."""
+    expected = sqlite_names(q)
+    names = [f[0] for f in answer["schema"]]
+    return expected is None or (
+        len(names) == len(expected)
+        and all(e is None or n == e for n, e in zip(names, expected, strict=True))
+    )
 
 
 SETS_OVER_USING_ERROR = "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_APPEAR_IN_OPERATION"
@@ -613,6 +626,8 @@ class Fuzzer:
                     diff(
                         "dialects", "unstable", dialect=dialect, first=brief(one), second=brief(two)
                     )
+                elif dialect == "sqlite" and "schema" in one and not names_as_written(case.q, one):
+                    diff("dialects", "names", dialect=dialect, first=brief(one), written=case.sql)
                 else:
                     st["stable"] += 1
 

@@ -360,3 +360,39 @@ def test_grouping_sets_over_a_using_join_column_is_spark_s_own_refusal():
     assert not refused_for_sets_over_using(cube, {"error": {"class": "MISSING_AGGREGATION"}})
     assert not refused_for_sets_over_using(cube, {"schema": [], "rows": []})
     assert not refused_for_sets_over_using(query([GroupAlias("tot")]), refused)
+
+
+def test_the_dialect_oracle_reads_sqlite_names_against_the_written_items():
+    """Under mysql and sqlite an item reading a lateral alias was named by the whole statement;
+    the dialects oracle now checks each sqlite name against the item's rendered text."""
+    from fuzz.query import StarItem, sqlite_names
+    from fuzz.runner import names_as_written
+
+    q = Query(
+        [],
+        Core(
+            [
+                Item(Col("t1", "id", I, "ID", "t1"), None),
+                Item(Col("t1", "id", I, "id", "t1"), "a"),
+                Item(Bin("+", LatRef("a", "a", I), Lit("1", I)), None),
+            ],
+            TableRef("fc", "t1"),
+            [],
+            None,
+            None,
+            None,
+        ),
+    )
+    sql = render(q)
+    assert sql == "SELECT t1.ID, t1.id AS a, (a + 1) FROM fc AS t1"
+    assert sqlite_names(q) == [None, "a", "(a + 1)"]
+
+    def answer(*names: str) -> dict:
+        return {"schema": [[n, "int", False, "{}"] for n in names]}
+
+    assert names_as_written(q, answer("id", "a", "(a + 1)"))
+    assert names_as_written(q, answer("ID", "a", "(a + 1)"))
+    assert not names_as_written(q, answer("id", "a", sql))
+    assert not names_as_written(q, answer("id", "a"))
+    q.body.items.append(StarItem(None, []))
+    assert sqlite_names(q) is None and names_as_written(q, answer("id", "a", sql, "id"))
