@@ -375,6 +375,7 @@ def test_the_dialect_oracle_reads_sqlite_names_against_the_written_items():
                 Item(Col("t1", "id", I, "ID", "t1"), None),
                 Item(Col("t1", "id", I, "id", "t1"), "a"),
                 Item(Bin("+", LatRef("a", "a", I), Lit("1", I)), None),
+                Item(LatRef("a", "A", I), None),
             ],
             TableRef("fc", "t1"),
             [],
@@ -384,15 +385,15 @@ def test_the_dialect_oracle_reads_sqlite_names_against_the_written_items():
         ),
     )
     sql = render(q)
-    assert sql == "SELECT t1.ID, t1.id AS a, (a + 1) FROM fc AS t1"
-    assert sqlite_names(q) == [None, "a", "(a + 1)"]
+    assert sql == "SELECT t1.ID, t1.id AS a, (a + 1), A FROM fc AS t1"
+    assert sqlite_names(q) == [None, "a", "(a + 1)", None]
 
     def answer(*names: str) -> dict:
         return {"schema": [[n, "int", False, "{}"] for n in names]}
 
-    assert names_as_written(q, answer("id", "a", "(a + 1)"))
-    assert names_as_written(q, answer("ID", "a", "(a + 1)"))
-    assert not names_as_written(q, answer("id", "a", sql))
-    assert not names_as_written(q, answer("id", "a"))
+    assert names_as_written(q, answer("id", "a", "(a + 1)", "a"))
+    assert names_as_written(q, answer("ID", "a", "(a + 1)", "A"))
+    assert not names_as_written(q, answer("id", "a", sql, "a"))
+    assert not names_as_written(q, answer("id", "a", "(a + 1)"))
     q.body.items.append(StarItem(None, []))
-    assert sqlite_names(q) is None and names_as_written(q, answer("id", "a", sql, "id"))
+    assert sqlite_names(q) is None and names_as_written(q, answer("id", "a", sql, "a", "id"))
