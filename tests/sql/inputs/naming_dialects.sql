@@ -33,3 +33,5 @@ SELECT s1 <> 1, COUNT( * ), -2, 'foo', s1 /* c */ + 1, S1, t1.S2 FROM t1 GROUP B
 SELECT `S1`, `'x'` FROM (SELECT S1, 'x' FROM t1) ORDER BY 1;
 SELECT S1 FROM t1 UNION ALL SELECT id FROM t2 ORDER BY 1;
 SELECT s1 AS w, w + 1, dense_rank() OVER (ORDER BY round(0.5, 1) DESC) FROM t1 ORDER BY 1;
+-- `true` and `false` by their own text, not another statement's (Spark 4.1's parser shares them).
+SELECT true, NOT false, s1 > 1 OR false FROM t1 ORDER BY 3;

@@ -1,6 +1,7 @@
 package io.colsem.naming
 
-import org.apache.spark.sql.catalyst.expressions.Expression
+import org.apache.spark.sql.catalyst.expressions.{Expression, Literal}
+import org.apache.spark.sql.types.BooleanType
 
 /**
  * The SQL text an expression was parsed from: the parser records the whole statement
@@ -16,8 +17,19 @@ object SqlText {
       text <- o.sqlText
       start <- o.startIndex
       stop <- o.stopIndex
-      if start >= 0 && start <= stop && stop < text.length
+      if start >= 0 && start <= stop && stop < text.length && spells(e, text, start, stop)
     } yield (text, start, stop)
+  }
+
+  /**
+   * Whether a position can be the expression's own. Spark's parser (4.1, for one) returns the
+   * shared `Literal.TrueLiteral` and `FalseLiteral` for `true` and `false`, whose origin is that
+   * of whichever statement first made them: theirs counts only where the text spells them.
+   */
+  private def spells(e: Expression, text: String, start: Int, stop: Int): Boolean = e match {
+    case Literal(v: Boolean, BooleanType) =>
+      text.substring(start, stop + 1).trim.equalsIgnoreCase(v.toString)
+    case _ => true
   }
 
   /**
