@@ -35,3 +35,4 @@ SELECT S1 FROM t1 UNION ALL SELECT id FROM t2 ORDER BY 1;
 SELECT s1 AS w, w + 1, dense_rank() OVER (ORDER BY round(0.5, 1) DESC) FROM t1 ORDER BY 1;
 -- `true` and `false` by their own text, not another statement's (Spark 4.1's parser shares them).
 SELECT true, NOT false, s1 > 1 OR false FROM t1 ORDER BY 3;
+SELECT TRUE, NOT FALSE, s1 > 1 OR FALSE FROM t1 ORDER BY 3;

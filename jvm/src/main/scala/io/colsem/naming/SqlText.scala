@@ -1,6 +1,7 @@
 package io.colsem.naming
 
 import org.apache.spark.sql.catalyst.expressions.{Expression, Literal}
+import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.types.BooleanType
 
 /**
@@ -24,10 +25,12 @@ object SqlText {
   /**
    * Whether a position can be the expression's own. Spark's parser (4.1, for one) returns the
    * shared `Literal.TrueLiteral` and `FalseLiteral` for `true` and `false`, whose origin is that
-   * of whichever statement first made them: theirs counts only where the text spells them.
+   * of whichever statement first made them: theirs counts only in the statement being analyzed
+   * (the plan node's origin, which the naming rule runs under) and where the text spells them.
    */
   private def spells(e: Expression, text: String, start: Int, stop: Int): Boolean = e match {
     case Literal(v: Boolean, BooleanType) =>
+      CurrentOrigin.get.sqlText.contains(text) &&
       text.substring(start, stop + 1).trim.equalsIgnoreCase(v.toString)
     case _ => true
   }
