@@ -532,7 +532,8 @@ def sqlite_names(q: Query) -> list[str | None] | None:
     """The names `spark.colsem.naming.dialect=sqlite` gives the top SELECT list: an alias's, and any
     other item's text exactly as rendered (SQLite's rule, docs/naming.md); None for a bare column,
     struct field or alias, which keeps the name Spark gives it (the table's spelling for a table's
-    column, as written for a subquery's, the alias's for an alias). None when columns are not one per item (a star, a set operation)."""
+    column, as written for a subquery's, the alias's for an alias). None when columns are not one
+    per item (a star, a set operation)."""
     body = q.body
     if not isinstance(body, Core) or any(isinstance(it, StarItem) for it in body.items):
         return None
