@@ -50,11 +50,14 @@ WIDE_TESTS := tests/test_ways_in.py tests/test_spark_internals.py tests/test_gol
   tests/test_lateral_alias_shapes.py tests/test_star.py tests/test_naming.py tests/test_respond.py \
   tests/test_invariants.py tests/test_streaming.py tests/test_pipelines.py
 
-.PHONY: help java venv jar install wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
 
 help:
-	@echo "make demo           install everything, build the jar, run a demo of every feature"
-	@echo "make test           ScalaTest (sbt) + publish to ~/.m2 + pytest end to end"
+	@echo "make demo           pyspark and colsem (this line's jar) into .venv, then a demo of every feature"
+	@echo "make test           ScalaTest (sbt) + pytest end to end: every feature, way in and golden file"
+	@echo "make test-long      the long-haul tier: corpus slice, TPC-DS, fuzz runs, soaks, cluster, every jar"
+	@echo "make test-line      what differs between lines (CI's phases of the other lines)"
+	@echo "make tiers          which tier runs each test (counts per file; no Spark started)"
 	@echo "                    SPARK=<line> for another Spark line ($(LINES); default $(DEFAULT_LINE)), e.g."
 	@echo "                    make test SPARK=3.5 | make pytest SPARK=4.0 | make sbt-test SPARK=3.5"
 	@echo "make lint           ruff format --check, ruff check, mypy --strict on the package, scalafmt"
@@ -79,37 +82,66 @@ java:
 	@java -version 2>&1 | head -1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])' || { \
 	  echo "Java 17+ is required, found: $$(java -version 2>&1 | head -1). apt-get install openjdk-17-jdk-headless"; exit 1; }
 
-# The venv holds the line's pyspark (the Spark the tests run on; its jars also compile that line),
-# the build backend, test tools (pyyaml: what `spark-pipelines` needs, as pyspark[pipelines] from
-# 4.1 would install) and the pinned linters (`make lint`).
-VENV_REQUIREMENTS = "hatchling>=1.27" build "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" \
-  "pytest>=8" "pytest-xdist>=3.5" "duckdb>=1.1" "matplotlib>=3.8" "pyyaml>=6" twine $(LINT_TOOLS) \
-  $(VENV_PINS)
-# .deps records the list it installed: a changed list reinstalls, other edits of this file do not.
-ifneq '$(shell cat $(VENV)/.deps 2>/dev/null)' '$(strip $(VENV_REQUIREMENTS))'
-  $(shell rm -f $(VENV)/.deps)
+# A venv's packages, in three layers, so each target installs only what it uses (each layer's list
+# is recorded in $(VENV)/.deps-<layer>: a changed list reinstalls that layer, other edits of this
+# file do not):
+#   run   what `make demo` needs: the line's pyspark and the build backend colsem installs with;
+#   test  what `make test` adds: pytest, xdist, Spark Connect's client packages, pandas, DuckDB
+#         (the fuzzer's reference), pyyaml (what `spark-pipelines` needs, as pyspark[pipelines]
+#         from 4.1 would install);
+#   dev   the release, bench and lint tools (build, twine, matplotlib, the pinned linters).
+RUN_REQUIREMENTS = "hatchling>=1.27" "pyspark==$(SPARK_VERSION)" $(VENV_PINS)
+TEST_REQUIREMENTS = "pyspark[connect]==$(SPARK_VERSION)" "pandas>=2.2,<3" "pytest>=8" \
+  "pytest-xdist>=3.5" "duckdb>=1.1" "pyyaml>=6" $(VENV_PINS)
+DEV_REQUIREMENTS = build twine "matplotlib>=3.8" $(LINT_TOOLS)
+define venv_layer
+ifneq '$$(shell cat $(VENV)/.deps-$(1) 2>/dev/null)' '$$(strip $$($(2)))'
+  $$(shell rm -f $(VENV)/.deps-$(1))
 endif
-$(VENV)/.deps: pyproject.toml $(VERSIONS) | java
-	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a few minutes)"
+endef
+$(eval $(call venv_layer,run,RUN_REQUIREMENTS))
+$(eval $(call venv_layer,test,TEST_REQUIREMENTS))
+$(eval $(call venv_layer,dev,DEV_REQUIREMENTS))
+$(VENV)/.deps-run: pyproject.toml $(VERSIONS) | java
+	@echo "==> creating $(VENV) with pyspark $(SPARK_VERSION) (first time: a minute or more)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --progress-bar off --upgrade pip
-	$(PY) -m pip install --progress-bar off $(VENV_REQUIREMENTS)
-	@echo '$(strip $(VENV_REQUIREMENTS))' > $@
+	$(PY) -m pip install --progress-bar off $(RUN_REQUIREMENTS)
+	@echo '$(strip $(RUN_REQUIREMENTS))' > $@
+$(VENV)/.deps-test: $(VENV)/.deps-run
+	@echo "==> test tools into $(VENV)"
+	$(PY) -m pip install --progress-bar off $(TEST_REQUIREMENTS)
+	@echo '$(strip $(TEST_REQUIREMENTS))' > $@
+$(VENV)/.deps-dev: $(VENV)/.deps-run
+	@echo "==> release, bench and lint tools into $(VENV)"
+	$(PY) -m pip install --progress-bar off $(DEV_REQUIREMENTS)
+	@echo '$(strip $(DEV_REQUIREMENTS))' > $@
 
-venv: $(VENV)/.deps
+venv-run: $(VENV)/.deps-run
+venv-test: $(VENV)/.deps-test
+venv: $(VENV)/.deps-run $(VENV)/.deps-test $(VENV)/.deps-dev
 
 # Every line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
-jar: venv
+jar: venv-run
 	$(PY) python/build_jar.py $(JAR_ARGS)
 
-# Installs the package the way a user's `pip install .` does (the build hook compiles one jar per
-# line; each line's Spark jars come from the installed pyspark or ~/.cache/colsem).
-$(VENV)/.installed: $(VENV)/.deps $(SOURCES)
-	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(LINES) into the package)"
-	$(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
+# Installs the package the way a user's `pip install .` does (the build hook compiles the jars;
+# each line's Spark jars come from the installed pyspark or ~/.cache/colsem). `install` compiles
+# only the running line's jar (COLSEM_JAR_LINES, python/hatch_hooks.py; jars of other lines built
+# before stay in the package): what the demo and `make test` run. `install-all` compiles every
+# line's, as a user's `pip install .` and a release do: what `make test-long` checks.
+PIP_INSTALL_TREE = $(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
+$(VENV)/.installed-line: $(VENV)/.deps-run $(SOURCES)
+	@echo "==> pip install . into $(VENV) (compiles the jar of Spark $(SPARK) into the package)"
+	COLSEM_JAR_LINES=$(SPARK) $(PIP_INSTALL_TREE)
 	@touch $@
+$(VENV)/.installed-all: $(VENV)/.deps-run $(SOURCES)
+	@echo "==> pip install . into $(VENV) (compiles the jars of lines $(LINES) into the package)"
+	$(PIP_INSTALL_TREE)
+	@touch $@ $(VENV)/.installed-line
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed-line
+install-all: $(VENV)/.installed-all
 
 wheel: venv
 	$(PY) -m build --wheel --no-isolation --outdir dist .
@@ -132,28 +164,28 @@ $(SBT_LAUNCHER):
 
 sbt: $(SBT_LAUNCHER)
 
-sbt-test: venv sbt
+sbt-test: venv-run sbt
 	@echo "==> sbt test on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
 	$(call sbt,$(SPARK)) test
 
 # colsem-spark-<line>_<scala> for every line, each compiled by its own sbt run.
-publish-local: venv sbt
+publish-local: venv-run sbt
 	@for line in $(LINES); do \
 	  echo "==> sbt publishM2 of Spark $$line -> $(M2)"; \
 	  $(call sbt,$$line) publishM2 || exit 1; \
 	done
 
 # One line only: SPARK's.
-publish-line: venv sbt
+publish-line: venv-run sbt
 	@echo "==> sbt publishM2 of Spark $(SPARK) -> $(M2)"
 	$(call sbt,$(SPARK)) publishM2
 
 # The golden files' expected output (results and analyzed plans) rewritten from this line's run:
 # the default line's files, or results/<line>/ where another line differs (tests/golden.py).
-golden: install
+golden: venv-test install
 	COLSEM_GOLDEN_REGENERATE=1 $(PY) -m pytest tests/test_golden.py -q -p no:cacheprovider
 
-pytest: install
+pytest: venv-test install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
@@ -177,25 +209,55 @@ fmt: venv java
 # session).
 CHECK_TESTS := tests/test_layers.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
   tests/test_bad_input.py
-check: lint install
+check: lint venv-test install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"
 	$(PY) -m pytest -m "not corpus" $(CHECK_TESTS) $(PYTEST_ARGS)
 
-test: install sbt
+# The tiers (docs/development.md, "Tiers"; `make tiers` lists which test runs where):
+#   make test       every feature's behaviour on line SPARK: ScalaTest, then pytest without the
+#                   long-haul tests (-m "not long");
+#   make test-long  the long-haul tests (-m long): the corpus slice, TPC-DS against vanilla, fuzz
+#                   runs, 10,000-alias chains, concurrency soaks, the multi-executor cluster,
+#                   repeated `spark-pipelines` runs, the wheel of every line and its release checks;
+#   make test-line  what differs between lines, for CI's phases of the lines other than the
+#                   default: ScalaTest and pytest without the long tier and the line-independent
+#                   tests (-m "not long and not once": the layer graph, drawings, harness units,
+#                   make dry runs, which the default line's run checks once).
+# CI (.ci/run) runs all three and the table formats; nothing is left out of every tier.
+TIER_CORE := not long and not formats
+TIER_LONG := long
+TIER_LINE := not long and not once and not formats
+test: venv-test install sbt
 	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
 	$(call sbt,$(SPARK)) test publishM2
-	@echo "==> pytest on Spark $(SPARK) ($(VENV))"
-	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
+	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_CORE)"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_CORE)" $(PYTEST_ARGS)
+
+test-long: venv install-all
+	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LONG)"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LONG)" $(PYTEST_ARGS)
+
+test-line: venv-test install sbt
+	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
+	$(call sbt,$(SPARK)) test publishM2
+	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LINE)"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LINE)" $(PYTEST_ARGS)
+
+# Which tier runs each test: pytest's collection of each tier on line SPARK, counted per file
+# (no Spark started), then the totals. A test in no tier would be a test CI never runs.
+tiers: venv-test install
+	@$(PY) tests/tiers.py --core "$(TIER_CORE)" --long "$(TIER_LONG)" --line "$(TIER_LINE)"
 
 # The smoke suite on line SPARK: puts the jar the package carries, with its POM, into the local
 # Maven repository (for --packages; sbt would compile the line again), then SMOKE_TESTS.
-smoke: install
+smoke: venv-test install
 	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
 
 # The wide suite on line SPARK: as `smoke`, with WIDE_TESTS.
-wide: install
+wide: venv-test install
 	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> wide suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(WIDE_TESTS) $(PYTEST_ARGS)
@@ -206,15 +268,15 @@ wide: install
 # Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*), Comet's too (~/.m2).
 FORMATS_LINE := $(call version,formats.line)
 formats:
-	$(MAKE) install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
+	$(MAKE) venv-test install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
 	  VENV_PINS='"$(call version,formats.delta.pip)"'
 	@echo "==> Delta Lake and Iceberg tables on Spark $(FORMATS_LINE) (.venv-formats)"
 	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py tests/test_comet.py $(PYTEST_ARGS)
 
-demo: install
+demo: venv-run install
 	$(PY) docs/demo.py
 
-bench: install
+bench: venv install
 	$(PY) bench/run.py $(BENCH_ARGS)
 
 # Re-records the names real SQLite, PostgreSQL and MariaDB give the naming corpus
@@ -227,7 +289,7 @@ naming-golden:
 # Random SQL, colsem vs vanilla Spark (another JVM), inlined lateral aliases, DuckDB; report in
 # fuzz/results/latest.{json,md}; failures are shrunk into tests/sql/inputs/fuzz_regressions.sql.
 FUZZ_ARGS ?= --seed 1 --count 10000 --seconds 3600
-fuzz: install
+fuzz: venv-test install
 	$(PY) -m fuzz --save-regressions $(FUZZ_ARGS)
 
 # Spark's own SQL test corpus (SQLQueryTestSuite's inputs, from the spark-sql test jar of the line's
@@ -235,8 +297,8 @@ fuzz: install
 # under colsem, per setting; every difference in peer/results/<line>.{md,json} (docs/peer.md).
 # A full run of one setting takes about 50 minutes on 2 cores; vanilla's outcomes are cached.
 PEER_ARGS ?=
-peer: install
+peer: venv-test install
 	$(PY) -m peer $(PEER_ARGS)
 
 clean:
-	rm -rf build dist target project/target project/project python/colsem/jars .venv/.installed .venv-*/.installed
+	rm -rf build dist target project/target project/project python/colsem/jars .venv/.installed-* .venv-*/.installed-*

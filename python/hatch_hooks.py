@@ -4,6 +4,7 @@ too) so those files stay the one source of truth."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -48,15 +49,23 @@ class ColsemMetadataHook(MetadataHookInterface):
         }
 
 
+# A development build's lines (`make demo` and `make test` set it to the running line, comma-separated):
+# those lines' jars are compiled, and jars of other lines already built stay in the wheel. A
+# release (`make dist`) and a user's `pip install` never set it, so they carry every line.
+JAR_LINES_VARIABLE = "COLSEM_JAR_LINES"
+
+
 class ColsemJarHook(BuildHookInterface):
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         if self.target_name != "wheel":
             return
+        lines = [line for line in os.environ.get(JAR_LINES_VARIABLE, "").split(",") if line]
         try:
-            jars = build_jar.build_jars()
+            jars = build_jar.build_jars(lines or None)
         except build_versions.JarBuildError as exc:
             raise SystemExit(f"colsem: cannot build the jars: {exc}") from None
-        for jar in jars:
+        # build_jars returns the jars it built; build.json lists every jar left in the folder.
+        for jar in sorted(build_jar.JAR_DIR.glob("*.jar")) if lines else jars:
             build_data["force_include"][str(jar)] = f"colsem/jars/{jar.name}"
         build_data["force_include"][str(build_jar.JAR_DIR / "build.json")] = (
             "colsem/jars/build.json"

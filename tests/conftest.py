@@ -46,6 +46,67 @@ def installed_colsem() -> Path:
 
 if DIST_DIR:
     installed_colsem()
+# Scheduling over pytest-xdist's processes (`make test` runs two, a file at a time, `--dist
+# loadfile`): the files that start a Spark Connect server on port 15002 (local_connect_port) form
+# one unit of work, run by one process one file after the other, so the other process never waits
+# on the port's lock; and the units start longest first (tests/durations.json, seconds per file
+# from the last recorded run on the default line), so no long file starts last and runs alone.
+LOCAL_CONNECT_FILES = ("test_connect_local.py", "test_pipelines.py", "test_streaming.py")
+LOCAL_CONNECT_UNIT = "tests/local-connect-15002"
+DURATIONS = TESTS / "durations.json"
+# COLSEM_RECORD_DURATIONS=<file>: write this run's seconds per file there (the format above).
+RECORD_DURATIONS = os.environ.get("COLSEM_RECORD_DURATIONS")
+
+
+def work_unit(nodeid: str) -> str:
+    """The unit of work a test belongs to: its file, or the local Connect unit."""
+    file = nodeid.split("::", 1)[0]
+    return LOCAL_CONNECT_UNIT if Path(file).name in LOCAL_CONNECT_FILES else file
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByWorkUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid)
+
+    # Keep the collection's order (longest first, below), not xdist's order by count of tests.
+    config.option.loadscopereorder = False
+    return ByWorkUnit(config, log)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+
+    def unit_seconds(item: pytest.Item) -> float:
+        unit = work_unit(item.nodeid)
+        if unit == LOCAL_CONNECT_UNIT:
+            return sum(v for k, v in seconds.items() if Path(k).name in LOCAL_CONNECT_FILES)
+        return float(seconds.get(unit, 0.0))
+
+    # A stable sort: within a unit, the files' own order.
+    items.sort(key=lambda item: -unit_seconds(item))
+
+
+_recorded: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if RECORD_DURATIONS:
+        file = report.nodeid.split("::", 1)[0]
+        _recorded[file] = _recorded.get(file, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # The controller's run only (xdist workers set workerinput).
+    if RECORD_DURATIONS and _recorded and not hasattr(session.config, "workerinput"):
+        rounded = {file: round(value, 1) for file, value in sorted(_recorded.items())}
+        Path(RECORD_DURATIONS).write_text(json.dumps(rounded, indent=1) + "\n")
+
+
 # spark-defaults.conf for every Spark JVM the tests start (JIT and GC flags only; see the file).
 SPARK_TEST_CONF_DIR = str(TESTS / "spark-conf")
 os.environ.setdefault("SPARK_CONF_DIR", SPARK_TEST_CONF_DIR)

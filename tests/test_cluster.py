@@ -16,7 +16,7 @@ import colsem
 import pytest
 from conftest import ROOT, SESSION_PRELUDE, result_of, run_python, subprocess_env
 
-pytestmark = pytest.mark.cluster
+pytestmark = [pytest.mark.cluster, pytest.mark.long]
 
 CLUSTER_SCRIPT = (
     SESSION_PRELUDE

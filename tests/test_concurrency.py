@@ -11,6 +11,9 @@ import pytest
 from golden import condition
 from pyspark.errors import AnalysisException
 
+# Soaks: 8,000 queries a run (the long tier).
+pytestmark = pytest.mark.long
+
 THREADS = 8
 PER_THREAD = 500
 VALUES = 20

@@ -33,6 +33,10 @@ from pathlib import Path
 
 import pytest
 
+# Line-independent (CI runs it on the default line only). Source files only: scaladoc drawings
+# against the default line's goldens.
+pytestmark = pytest.mark.once
+
 ROOT = Path(__file__).resolve().parent.parent
 SCALA = ROOT / "jvm" / "src"
 ANALYZER_RESULTS = ROOT / "tests" / "sql" / "analyzer-results"

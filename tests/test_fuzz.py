@@ -36,6 +36,10 @@ from fuzz.query import (
 )
 from fuzz.runner import main
 
+# Line-independent (CI runs it on the default line only). The generator's and oracles' units; the
+# seeded runs are long.
+pytestmark = pytest.mark.once
+
 
 def test_generator_is_seeded_and_inlines_lateral_aliases():
     first = [render(Generator(5 * 1000003 + i).query()) for i in range(50)]
@@ -195,6 +199,7 @@ def test_aliases_read_outside_the_list_are_out_of_scope_unless_the_setting_names
     assert found == {"SUBQUERY", "WHERE"}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("scope_args", [[""], ["WHERE,SUBQUERY", "each"]], ids=["default", "each"])
 def test_short_seeded_run_has_no_differences(tmp_path: Path, scope_args: list[str]):
     pytest.importorskip("duckdb")
@@ -277,6 +282,7 @@ def test_shrinking_keeps_the_failure_and_removes_the_rest():
         assert body.where is None and body.having is None and not body.joins, render(small)
 
 
+@pytest.mark.long
 def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     """Query 7535 of seed 1 (as the generator made it then): a vanilla JVM 25,000 stages old failed
     it with a NullPointerException in JoinedRow; a fresh vanilla JVM answers what colsem answered,

@@ -152,6 +152,7 @@ def test_chain_of_a_thousand_aliases(session):
     assert [r["a1000"] for r in df.collect()] == [1001, 1002, 1003, 1003]
 
 
+@pytest.mark.long
 def test_chain_of_ten_thousand_aliases_on_default_settings(session):
     # Deeper chains fold longer runs, so the plan stays within maxDepth (400) nested Projects.
     df = session.sql(chain(10_000) + " ORDER BY s1, s2")

@@ -14,6 +14,10 @@ from pathlib import Path
 import pytest
 from build_jar_access import scala_format
 
+# Line-independent (CI runs it on the default line only). Source files only: the import graph and
+# the columns.
+pytestmark = pytest.mark.once
+
 ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "jvm" / "src" / "main" / "scala" / "io" / "colsem"
 SHIMS = ROOT / "jvm" / "src" / "main" / "shims"

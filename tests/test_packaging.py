@@ -15,6 +15,10 @@ import pytest
 from build_jar_access import build_versions, line_versions, read_versions, running_line
 from conftest import ROOT
 
+# Line-independent (CI runs it on the default line only). The package's files, the same wheel on
+# every line; the checks that need every line's jar are long.
+pytestmark = pytest.mark.once
+
 VERSIONS = read_versions()
 LINES = build_versions.all_lines(VERSIONS)
 
@@ -25,6 +29,7 @@ def test_build_needs_no_pyspark_requirement():
     assert 'requires = ["hatchling>=1.27", "packaging>=24.2", "pip"]' in build_system
 
 
+@pytest.mark.long
 def test_installed_package_has_one_jar_per_line():
     assert [b.spark_line for b in colsem.builds()] == LINES
     assert colsem.__version__ == VERSIONS["colsem.version"]
@@ -51,6 +56,7 @@ def test_the_running_pyspark_gets_its_lines_jar():
     assert Path(colsem.jar_path()).name == info.jar
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("line", LINES)
 def test_jar_contents(line: str):
     info = next(b for b in colsem.builds() if b.spark_line == line)
@@ -94,6 +100,7 @@ def test_cli_prints_jar_and_coordinate():
     assert run("coordinate") == colsem.maven_coordinate()
 
 
+@pytest.mark.long
 def test_wheel_from_source_contains_jar_and_hook(tmp_path: Path):
     subprocess.run(
         [

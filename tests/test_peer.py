@@ -15,6 +15,10 @@ sys.path.insert(0, str(ROOT))
 
 from peer import compare, corpus
 
+# Line-independent (CI runs it on the default line only). The corpus harness's units; its corpus
+# slice is per line and long.
+pytestmark = pytest.mark.once
+
 
 # ---------------------------------------------------------------- splitting (SQLQueryTestSuite's rules)
 def test_split_on_semicolons_anywhere_not_escaped():
@@ -388,6 +392,7 @@ def test_nondeterministic_needs_a_second_run_that_disagrees():
 
 # ---------------------------------------------------------------- the CI slice
 @pytest.mark.corpus
+@pytest.mark.long
 def test_ci_slice_has_no_differences(tmp_path: Path):
     from peer.runner import main
 

@@ -209,12 +209,20 @@ def full_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
 
 
-def test_every_feature_in_one_pipeline_run_then_again_then_full_refresh(full_project: Path):
+@pytest.fixture(scope="module")
+def full_project_run(full_project: Path) -> Path:
+    """The project's first run, which both tests below read (one `spark-pipelines run`)."""
+    with local_connect_port():
+        first = run_pipeline(full_project, *PERSISTENT_CATALOG)
+    assert succeeded(first), output(first)
+    return full_project
+
+
+def test_every_feature_in_one_pipeline_run(full_project_run: Path):
     """Star, dialect and lateral aliases in SQL and Python datasets of one pipeline: materialized
     views, streaming tables, a temporary view and an append flow, settings from the spec. The
     graph's schemas and the flows' data agree (a mismatch fails the run)."""
-    first = run_pipeline(full_project, *PERSISTENT_CATALOG)
-    assert succeeded(first), output(first)
+    full_project = full_project_run
     assert table(full_project, "events_star") == (["id", "v"], [(0, "0"), (1, "1"), (2, "2")])
     assert table(full_project, "counts") == (
         ["k", "count", "sum", "upper"],
@@ -233,6 +241,11 @@ def test_every_feature_in_one_pipeline_run_then_again_then_full_refresh(full_pro
     # The dataset itself keeps its hidden column.
     assert table(full_project, "events")[0] == ["id", "v", "_ingest_ts"]
 
+
+@pytest.mark.long
+def test_the_same_pipeline_again_then_full_refresh(full_project_run: Path):
+    """Two more runs of the project above: incremental, then `--full-refresh-all`."""
+    full_project = full_project_run
     # An incremental run reads only the new file into the streaming tables.
     write_raw_files(full_project.parent / "raw-files", 2, 1)
     second = run_pipeline(full_project, *PERSISTENT_CATALOG)

@@ -17,6 +17,10 @@ from build_jar_access import (
 )
 from conftest import ROOT
 
+# Line-independent (CI runs it on the default line only). Versions, POMs and the changelog: no
+# Spark.
+pytestmark = pytest.mark.once
+
 VERSIONS = read_versions()
 VERSION = VERSIONS["colsem.version"]
 LINES = build_versions.all_lines(VERSIONS)

@@ -19,7 +19,7 @@ TPCDS = tpcds_corpus.corpus(running_line())
 QUERIES = TPCDS.queries()
 FEATURES = ["spark.colsem.lateralAlias.enabled"]
 
-pytestmark = pytest.mark.tpcds
+pytestmark = [pytest.mark.tpcds, pytest.mark.long]
 
 
 def _normalized(text: str) -> str:

@@ -27,6 +27,10 @@ from build_jar_access import (
 from conftest import ROOT, SESSION_PRELUDE, TESTS, result_of, run_python
 from packaging.specifiers import SpecifierSet
 
+# Line-independent (CI runs it on the default line only). Jar choice, requirements and make dry
+# runs; the real sessions of other lines are long.
+pytestmark = pytest.mark.once
+
 VERSIONS = read_versions()
 LINES = build_versions.all_lines(VERSIONS)
 EXT = "io.colsem.ColsemExtensions"
@@ -225,10 +229,26 @@ def make_dry_run(*args: str) -> subprocess.CompletedProcess:
 def test_make_switch_picks_the_lines_venv_and_sbt_line():
     out = make_dry_run("pytest", "sbt-test", "SPARK=3.5").stdout
     assert ".venv-3.5/bin/python -m pytest" in out
-    assert "pyspark[connect]==3.5.9" in out or (ROOT / ".venv-3.5" / ".deps").exists()
+    assert "pyspark[connect]==3.5.9" in out or (ROOT / ".venv-3.5" / ".deps-test").exists()
     assert f"COLSEM_PYTHON={ROOT}/.venv-3.5/bin/python java -Dcolsem.line=3.5 " in out
     default = make_dry_run("pytest").stdout
     assert ".venv/bin/python -m pytest" in default and ".venv-" not in default
+
+
+def test_make_tiers_select_by_marker_and_build_what_they_run():
+    """`make test` and `make test-line` compile the running line's jar (COLSEM_JAR_LINES) and leave
+    the long tier out; `make test-long` runs it on a package with every line's jar."""
+    stamps = [ROOT / ".venv-4.2" / name for name in (".installed-line", ".installed-all")]
+    if any(stamp.exists() for stamp in stamps):
+        pytest.skip(".venv-4.2 is installed: make -n would not show the install")
+    test = make_dry_run("test", "SPARK=4.2").stdout
+    assert "COLSEM_JAR_LINES=4.2 .venv-4.2/bin/python -m pip install" in test
+    assert '-m "not long and not formats"' in test
+    line = make_dry_run("test-line", "SPARK=4.2").stdout
+    assert '-m "not long and not once and not formats"' in line
+    long = make_dry_run("test-long", "SPARK=4.2").stdout
+    assert "COLSEM_JAR_LINES" not in long and ".venv-4.2/bin/python -m pip install" in long
+    assert '-m "long"' in long
 
 
 def test_make_publish_local_publishes_every_line():
@@ -314,6 +334,7 @@ def assert_refused(proc: subprocess.CompletedProcess, expected: str) -> None:
         assert error not in proc.stderr, proc.stderr[-4000:]
 
 
+@pytest.mark.long
 def test_this_lines_jar_on_a_real_session_of_the_other_scala_line(log4j_file: Path):
     line = other_line()
     python = venv_python(line)
@@ -340,6 +361,7 @@ def test_this_lines_jar_on_a_real_session_of_the_other_scala_line(log4j_file: Pa
 OTHER_JARS = [b for b in colsem.builds() if b.spark_line != running_line()]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("info", OTHER_JARS or [None], ids=lambda b: b.spark_line if b else "none")
 def test_bundled_jars_of_other_lines_are_refused_here(info, log4j_file: Path):
     if info is None:
@@ -375,6 +397,7 @@ def other_line_spark_jars(line: str) -> Path | None:
     return None
 
 
+@pytest.mark.long
 def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path, log4j_file: Path):
     """BuildInfo and VersionGuard, compiled with the other line's Scala (2.12 here on Spark 4),
     with an entry class shaped like ColsemExtensions: one clear error on this line, no linkage
@@ -414,6 +437,7 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
     )
 
 
+@pytest.mark.long
 def test_the_package_on_the_other_lines_pyspark(tmp_path: Path):
     """The installed package (copied beside the other line's pyspark) imports there, and configure
     either loads that line's jar or refuses with UnsupportedSparkVersion; status works on a

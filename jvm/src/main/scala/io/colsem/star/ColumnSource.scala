@@ -115,7 +115,7 @@ object ColumnSource {
    *                      +- Relation [id, v, _ts] parquet               property: hidden _ts
    * }}}
    * Golden: none (a pipeline's plans, which no golden file holds; the test runs both phases):
-   *   tests/test_pipelines.py::test_every_feature_in_one_pipeline_run_then_again_then_full_refresh
+   *   tests/test_pipelines.py::test_every_feature_in_one_pipeline_run
    */
   def named(nameParts: Seq[String], leaf: LeafNode, resolver: Resolver): Option[ColumnSource] =
     of(leaf).filter(s => s.kind == "DATAFRAME" || isUnnamedStream(leaf)).flatMap { frame =>
