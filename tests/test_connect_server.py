@@ -429,21 +429,19 @@ def client_python(workdir: Path) -> Path:
         )
         marker.touch()
     wheels = workdir / "client-wheel"
+    # The wheel a user's `pip wheel .` builds, with the running line's jar only (the client needs
+    # none: the server runs colsem); the long tier checks the wheel of every line.
+    from build_jar_access import running_line
+    from hatch_hooks import JAR_LINES_VARIABLE
+
     subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "build",
-            "--wheel",
-            "--no-isolation",
-            "--outdir",
-            str(wheels),
-            str(ROOT),
-        ],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
+        + ["--wheel-dir", str(wheels), str(ROOT)],
         check=True,
         capture_output=True,
         text=True,
         timeout=900,
+        env={**os.environ, JAR_LINES_VARIABLE: running_line()},
     )
     subprocess.run(pip + ["uninstall", "-y", "colsem"], check=True)
     subprocess.run(
