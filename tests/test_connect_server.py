@@ -429,10 +429,12 @@ def client_python(workdir: Path) -> Path:
         )
         marker.touch()
     wheels = workdir / "client-wheel"
-    # The wheel a user's `pip wheel .` builds, with the running line's jar only (the client needs
-    # none: the server runs colsem); the long tier checks the wheel of every line.
-    from build_jar_access import running_line
-    from hatch_hooks import JAR_LINES_VARIABLE
+    # The wheel a user's `pip wheel .` builds, with the jars of the server's line and of the
+    # client's (colsem on the client checks its pyspark-client's version against the lines it
+    # carries); the long tier checks the wheel of every line.
+    from build_jar_access import hatch_hooks
+
+    client_line = ".".join(str(CLIENT_VERSION).split(".")[:2])
 
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation"]
@@ -441,7 +443,7 @@ def client_python(workdir: Path) -> Path:
         capture_output=True,
         text=True,
         timeout=900,
-        env={**os.environ, JAR_LINES_VARIABLE: running_line()},
+        env={**os.environ, hatch_hooks.JAR_LINES_VARIABLE: f"{running_line()},{client_line}"},
     )
     subprocess.run(pip + ["uninstall", "-y", "colsem"], check=True)
     subprocess.run(
