@@ -7,6 +7,8 @@ hand-inlined or vanilla query run as a stream over the same rows (docs/pipelines
 from __future__ import annotations
 
 import itertools
+import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -408,6 +410,87 @@ def test_a_changed_dialect_renames_a_restarted_query_and_keeps_its_state(session
     out = session.table("rename_sink")
     assert out.columns == ["k", "count"]
     assert sorted(tuple(r) for r in out.collect()) == [(1, 2), (2, 2), (3, 1)]
+
+
+# ---- what Spark reports of a stream ----------------------------------------------------------
+
+# How each kind of sink is started: DSv2 (memory, noop), the file sink, foreachBatch, toTable.
+SINKS: dict[str, Callable] = {
+    "memory": lambda writer, name, folder: writer.format("memory").queryName(name).start(),
+    "noop": lambda writer, name, folder: writer.format("noop").start(),
+    "parquet": lambda writer, name, folder: writer.format("parquet").start(str(folder / name)),
+    "foreachBatch": lambda writer, name, folder: writer.foreachBatch(
+        lambda df, i: df.count()
+    ).start(),
+    "toTable": lambda writer, name, folder: writer.toTable(name),
+}
+
+
+def reported(progress: dict) -> tuple:
+    """What a dashboard reads of a micro-batch: its rows in and out, and which durations."""
+    return (
+        progress["batchId"],
+        progress["numInputRows"],
+        progress["sink"]["numOutputRows"],
+        sorted(progress["durationMs"]),
+    )
+
+
+@pytest.mark.parametrize("sink", list(SINKS))
+def test_stream_progress_is_vanillas_under_every_invariants_setting(spark, tmp_path, sink):
+    """Schema invariants keep Spark's streaming progress: with `warn` or `error` the row check sits
+    below the write node, where Spark reads the sink's output rows, so `recentProgress` and the
+    listener's events are vanilla's (colsem off altogether) under every setting."""
+    from pyspark.sql.streaming import StreamingQueryListener
+
+    source = tmp_path / "source"
+    spark.range(3).selectExpr("id AS k", "id * 10 AS v").coalesce(1).write.parquet(str(source))
+
+    def run(setting: str) -> tuple[list, list]:
+        session = spark.newSession()
+        if setting == "vanilla":
+            session.conf.set("spark.colsem.enabled", "false")
+        else:
+            session.conf.set("spark.colsem.invariants", setting)
+        events: list = []
+
+        class Listener(StreamingQueryListener):
+            def onQueryStarted(self, event) -> None:  # type: ignore[no-untyped-def]
+                pass
+
+            def onQueryProgress(self, event) -> None:  # type: ignore[no-untyped-def]
+                events.append(reported(json.loads(event.progress.json)))
+
+            def onQueryIdle(self, event) -> None:  # type: ignore[no-untyped-def]
+                pass
+
+            def onQueryTerminated(self, event) -> None:  # type: ignore[no-untyped-def]
+                pass
+
+        listener = Listener()
+        session.streams.addListener(listener)
+        frame = session.readStream.schema("k BIGINT, v BIGINT").parquet(str(source))
+        name = f"progress_{sink}_{setting}".lower()
+        writer = frame.selectExpr("k", "v + 1 AS w").writeStream.option(
+            "checkpointLocation", str(tmp_path / f"ck-{name}")
+        )
+        query = SINKS[sink](writer, name, tmp_path)
+        try:
+            query.processAllAvailable()
+        finally:
+            query.stop()
+        progress = [reported(p) for p in query.recentProgress]
+        deadline = time.monotonic() + 30  # listener events arrive asynchronously
+        while len(events) < len(progress) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        session.streams.removeListener(listener)
+        return progress, events
+
+    vanilla, vanilla_events = run("vanilla")
+    assert vanilla[0][:2] == (0, 3), vanilla
+    assert vanilla_events == vanilla
+    for setting in ("off", "warn", "error"):
+        assert run(setting) == (vanilla, vanilla), setting
 
 
 def test_docs_streaming_example_prints_what_the_doc_shows(tmp_path):

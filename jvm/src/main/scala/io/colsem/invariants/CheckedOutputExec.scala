@@ -5,6 +5,9 @@ import org.apache.spark.rdd.RDD
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.catalyst.expressions.Attribute
 import org.apache.spark.sql.execution.{SparkPlan, UnaryExecNode}
+import org.apache.spark.sql.execution.command.DataWritingCommandExec
+import org.apache.spark.sql.execution.datasources.WriteFilesExec
+import org.apache.spark.sql.execution.datasources.v2.V2TableWriteExec
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
 import io.colsem.ColsemErrors
@@ -89,6 +92,17 @@ case class CheckedOutputExec(child: SparkPlan, failOnViolation: Boolean) extends
 }
 
 object CheckedOutputExec extends Logging {
+
+  /** The check [[InsertCheckedOutput]] placed in an executed plan: at its root, or on the rows
+   *  its root writes. */
+  def in(plan: SparkPlan): Option[CheckedOutputExec] = plan match {
+    case checked: CheckedOutputExec => Some(checked)
+    case write: V2TableWriteExec => in(write.child)
+    case write: DataWritingCommandExec => in(write.child)
+    case files: WriteFilesExec => in(files.child)
+    case _ => None
+  }
+
   private[invariants] def violation(
       fail: Boolean,
       rootName: String,
