@@ -15,7 +15,6 @@ sys.path.append(str(Path(__file__).resolve().parent.parent / "python"))
 import build_jar
 import build_versions
 import dist_problems  # noqa: F401  (python/dist_problems.py: make dist-check's archive checks)
-import hatch_hooks  # noqa: F401  (python/hatch_hooks.py: the wheel's build hooks)
 import maven_bundle  # noqa: F401  (python/maven_bundle.py: the POM, make smoke's m2, bundles)
 import release  # noqa: F401  (python/release.py: make dist, make dist-check)
 import scala_format  # noqa: F401  (python/scala_format.py: make fmt, make lint)

@@ -432,7 +432,8 @@ def client_python(workdir: Path) -> Path:
     # The wheel a user's `pip wheel .` builds, with the jars of the server's line and of the
     # client's (colsem on the client checks its pyspark-client's version against the lines it
     # carries); the long tier checks the wheel of every line.
-    from build_jar_access import hatch_hooks
+    import build_jar_access  # noqa: F401  (python/ on the path)
+    from hatch_hooks import JAR_LINES_VARIABLE  # hatchling: the dev venv's, not a user's
 
     client_line = ".".join(str(CLIENT_VERSION).split(".")[:2])
 
@@ -443,7 +444,7 @@ def client_python(workdir: Path) -> Path:
         capture_output=True,
         text=True,
         timeout=900,
-        env={**os.environ, hatch_hooks.JAR_LINES_VARIABLE: f"{running_line()},{client_line}"},
+        env={**os.environ, JAR_LINES_VARIABLE: f"{running_line()},{client_line}"},
     )
     subprocess.run(pip + ["uninstall", "-y", "colsem"], check=True)
     subprocess.run(
