@@ -423,16 +423,22 @@ SINKS: dict[str, Callable] = {
         lambda df, i: df.count()
     ).start(),
     "toTable": lambda writer, name, folder: writer.toTable(name),
+    # A stateful query (the state operator's metrics are reported too).
+    "memory_aggregate": lambda writer, name, folder: (
+        writer.format("memory").queryName(name).outputMode("complete").start()
+    ),
 }
 
 
 def reported(progress: dict) -> tuple:
-    """What a dashboard reads of a micro-batch: its rows in and out, and which durations."""
+    """What a dashboard reads of a micro-batch: its rows in and out, which durations, and each
+    state operator's row counts."""
     return (
         progress["batchId"],
         progress["numInputRows"],
         progress["sink"]["numOutputRows"],
         sorted(progress["durationMs"]),
+        [(s["numRowsTotal"], s["numRowsUpdated"]) for s in progress["stateOperators"]],
     )
 
 
@@ -471,9 +477,11 @@ def test_stream_progress_is_vanillas_under_every_invariants_setting(spark, tmp_p
         session.streams.addListener(listener)
         frame = session.readStream.schema("k BIGINT, v BIGINT").parquet(str(source))
         name = f"progress_{sink}_{setting}".lower()
-        writer = frame.selectExpr("k", "v + 1 AS w").writeStream.option(
-            "checkpointLocation", str(tmp_path / f"ck-{name}")
-        )
+        if sink == "memory_aggregate":
+            frame = frame.groupBy((frame.k % 2).alias("parity")).count()
+        else:
+            frame = frame.selectExpr("k", "v + 1 AS w")
+        writer = frame.writeStream.option("checkpointLocation", str(tmp_path / f"ck-{name}"))
         query = SINKS[sink](writer, name, tmp_path)
         try:
             query.processAllAvailable()
@@ -488,6 +496,7 @@ def test_stream_progress_is_vanillas_under_every_invariants_setting(spark, tmp_p
 
     vanilla, vanilla_events = run("vanilla")
     assert vanilla[0][:2] == (0, 3), vanilla
+    assert vanilla[0][4] == ([(2, 2)] if sink == "memory_aggregate" else []), vanilla
     assert vanilla_events == vanilla
     for setting in ("off", "warn", "error"):
         assert run(setting) == (vanilla, vanilla), setting
