@@ -80,15 +80,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
-
-    def unit_seconds(item: pytest.Item) -> float:
-        unit = work_unit(item.nodeid)
-        if unit == LOCAL_CONNECT_UNIT:
-            return sum(v for k, v in seconds.items() if Path(k).name in LOCAL_CONNECT_FILES)
-        return float(seconds.get(unit, 0.0))
-
+    per_unit: dict[str, float] = {}
+    for file, value in seconds.items():
+        per_unit[work_unit(file)] = per_unit.get(work_unit(file), 0.0) + value
     # A stable sort: within a unit, the files' own order.
-    items.sort(key=lambda item: -unit_seconds(item))
+    items.sort(key=lambda item: -per_unit.get(work_unit(item.nodeid), 0.0))
 
 
 _recorded: dict[str, float] = {}
