@@ -49,7 +49,7 @@ SMOKE_TESTS := $(foreach test,$(shell sed -e '/^\#/d' -e '/^$$/d' tests/smoke_te
 # the same Python code on every line, and the lines whose Connect and pipelines differ.
 WIDE_TESTS := tests/test_spark_internals.py tests/test_golden.py tests/test_lateral_alias_shapes.py \
   tests/test_star.py tests/test_naming.py tests/test_respond.py tests/test_invariants.py \
-  tests/test_streaming.py
+  tests/test_streaming.py tests/test_star_matrix.py
 
 .PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
 

@@ -64,6 +64,7 @@ def work_unit(nodeid: str) -> str:
     return LOCAL_CONNECT_UNIT if Path(file).name in LOCAL_CONNECT_FILES else file
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     if config.getvalue("dist") != "loadfile":
         return None

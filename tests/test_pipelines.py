@@ -100,6 +100,25 @@ def table(folder: Path, name: str) -> tuple[list[str], list[tuple]]:
     return data.column_names, rows
 
 
+STREAMING_TABLES = ("raw", "raw_star", "appended", "appended_sql")
+
+
+def catalog_schemas(folder: Path) -> dict[str, list[str]]:
+    """The streaming tables' columns as the project's catalog (Hive's, in the project folder) has
+    them after a run: what a later run or another job reads, not only what the files hold. A table
+    that gained an all-NULL hidden column would show it here."""
+    from conftest import SESSION_PRELUDE, result_of, run_python
+
+    script = SESSION_PRELUDE + textwrap.dedent(
+        f"""
+        os.chdir({str(folder)!r})
+        spark = local_builder().enableHiveSupport().getOrCreate()
+        emit(**{{t: spark.table(t).columns for t in {STREAMING_TABLES!r}}})
+        """
+    )
+    return result_of(run_python(script))
+
+
 EVENTS_PY = """\
     from pyspark import pipelines as dp
     from pyspark.sql import SparkSession, functions as F
@@ -244,8 +263,16 @@ def test_every_feature_in_one_pipeline_run(full_project_run: Path):
 
 @pytest.mark.long
 def test_the_same_pipeline_again_then_full_refresh(full_project_run: Path):
-    """Two more runs of the project above: incremental, then `--full-refresh-all`."""
+    """Two more runs of the project above: incremental, then `--full-refresh-all`. After each,
+    the streaming tables' catalog schemas: the hidden column only where no `*` left it out."""
     full_project = full_project_run
+    schemas = {
+        "raw": ["id", "v", "_ingest_ts"],
+        "raw_star": ["id", "v"],
+        "appended": ["id", "v"],
+        "appended_sql": ["id", "v"],
+    }
+    assert catalog_schemas(full_project) == schemas
     # An incremental run reads only the new file into the streaming tables.
     write_raw_files(full_project.parent / "raw-files", 2, 1)
     second = run_pipeline(full_project, *PERSISTENT_CATALOG)
@@ -254,10 +281,13 @@ def test_the_same_pipeline_again_then_full_refresh(full_project_run: Path):
     for appended in ("appended", "appended_sql"):
         assert table(full_project, appended)[1] == [(i, str(i)) for i in (0, 1, 2)]
 
+    assert catalog_schemas(full_project) == schemas
+
     refreshed = run_pipeline(full_project, *PERSISTENT_CATALOG, "--full-refresh-all")
     assert succeeded(refreshed), output(refreshed)
     assert table(full_project, "raw_star") == (["id", "v"], [(0, "0"), (1, "1"), (2, "2")])
     assert table(full_project, "counts")[0] == ["k", "count", "sum", "upper"]
+    assert catalog_schemas(full_project) == schemas
 
 
 def test_set_in_a_sql_file_applies_to_its_flows(tmp_path: Path):

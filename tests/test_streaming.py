@@ -211,6 +211,83 @@ def test_foreach_batch_writes_lose_nothing(session, tmp_path):
     assert session.table(target).count() == 0
 
 
+def test_a_stream_that_never_read_a_hidden_column_writes_as_vanilla(session, tmp_path):
+    """Only a column a `*` of the stream's query left out is refused: a stream that selects its
+    columns by name writes into a table with a hidden column of its own as vanilla Spark does
+    (the column is NULL, as for batch `INSERT INTO dst (k, v) SELECT ...`)."""
+    source = source_table(session)
+    target = f"stream_dst_{next(_names)}"
+    session.sql(
+        f"CREATE TABLE {target} (k INT, v INT, _audit STRING) USING parquet "
+        "TBLPROPERTIES ('colsem.hidden_columns' = '_audit')"
+    )
+    insert(session, source, [(1, 10, 0), (2, 20, 1)])
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    frame = session.readStream.table(source).select("k", "v")
+    query = frame.writeStream.option("checkpointLocation", str(tmp_path / "named")).toTable(target)
+    query.processAllAvailable()
+    query.stop()
+    assert sorted(
+        tuple(r) for r in session.sql(f"SELECT k, v, _audit FROM {target}").collect()
+    ) == [
+        (1, 10, None),
+        (2, 20, None),
+    ]
+    # A `*` that left the target's own hidden column out is still refused.
+    session.readStream.table(source).createOrReplaceTempView("named_src")
+    with pytest.raises(AnalysisException) as err:
+        session.sql("SELECT * FROM named_src").writeStream.option(
+            "checkpointLocation", str(tmp_path / "starred")
+        ).toTable(source)
+    assert condition(err.value) == "COLSEM_HIDDEN_COLUMNS_NOT_WRITTEN"
+
+
+def test_foreach_batch_hands_over_every_column_of_the_stream(session, tmp_path):
+    """foreachBatch's DataFrame is the micro-batch's rows with no link to the table they came from
+    (a LogicalRDD): `*` over it shows every column the stream's query carries, so a batch written
+    or merged into a table keeps its hidden values. To leave them out, `*` in the stream's query."""
+    source = source_table(session)
+    insert(session, source, [(1, 10, 0)])
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    seen: list[list[str]] = []
+
+    def columns(batch: DataFrame, batch_id: int) -> None:
+        batch.createOrReplaceTempView("fb_columns")
+        seen.append(batch.sparkSession.sql("SELECT * FROM fb_columns").columns)
+
+    for i, frame in enumerate(
+        (session.readStream.table(source), session.readStream.table(source).selectExpr("*"))
+    ):
+        query = (
+            frame.writeStream.foreachBatch(columns)
+            .option("checkpointLocation", str(tmp_path / f"fb{i}"))
+            .start()
+        )
+        query.processAllAvailable()
+        query.stop()
+    expected = [["k", "v", "ts", "_ingest_ts"]]
+    expected.append(expected[0] if SPARK_35 else ["k", "v", "ts"])  # 3.5: DataFrame stars vanilla
+    assert seen == expected
+
+
+def test_colsem_columns_follows_a_filtered_views_columns(session):
+    """A temp view of a filtered DataFrame, batch or stream, is its table's columns:
+    `colsem_columns` says so, as `*` does."""
+    table = source_table(session)
+    session.conf.set("spark.colsem.star.exclude", "TAGGED")
+    session.table(table).where("k > 0").createOrReplaceTempView("filtered_batch")
+    session.readStream.table(table).where("k > 0").createOrReplaceTempView("filtered_stream")
+    for view in ("filtered_batch", "filtered_stream"):
+        rows = session.sql(f"SELECT name, hidden, reasons FROM colsem_columns('{view}')").collect()
+        assert [tuple(r) for r in rows] == [
+            ("k", False, None),
+            ("v", False, None),
+            ("ts", False, None),
+            ("_ingest_ts", True, "table property colsem.hidden_columns (TAGGED)"),
+        ]
+        assert session.sql(f"SELECT * FROM {view}").columns == ["k", "v", "ts"]
+
+
 # ---- lateral aliases, dialects and invariants on micro-batches ---------------------------------
 
 
@@ -521,6 +598,7 @@ def test_docs_streaming_example_prints_what_the_doc_shows(tmp_path):
 def test_stream_star_in_a_spark_connect_session(tmp_path):
     """The same stream through a local Spark Connect server (automatic registration puts colsem
     there): SQL over the stream's temp view and select("*") leave the hidden column out."""
+    import star_matrix
     from conftest import SESSION_PRELUDE, local_connect_port, result_of, run_python
 
     script = (
@@ -532,14 +610,20 @@ spark = (SparkSession.builder.remote("local[1]").config("spark.ui.enabled", "fal
 spark.sql("CREATE TABLE events (id INT, v STRING, _ingest_ts TIMESTAMP) USING parquet "
           "TBLPROPERTIES ('colsem.hidden_columns' = '_ingest_ts')")
 spark.sql("INSERT INTO events VALUES (1, 'a', now()), (2, 'b', now())")
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+import star_matrix
+mx_events, mx_dims = star_matrix.create_tables(spark)
+vanilla = star_matrix.matrix(spark, mx_events, mx_dims)
 spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+hiding = star_matrix.matrix(spark, mx_events, mx_dims)
 stream = spark.readStream.table("events")
 stream.createOrReplaceTempView("ev")
 q = (stream.select("*").writeStream.format("memory").queryName("connect_sink")
      .option("checkpointLocation", {str(tmp_path / "ck")!r}).start())
 q.processAllAvailable()
 q.stop()
-emit(session=type(spark).__module__, sql=spark.sql("SELECT * FROM ev").columns,
+emit(session=type(spark).__module__, vanilla=vanilla, hiding=hiding,
+     sql=spark.sql("SELECT * FROM ev").columns,
      select=stream.select("*").columns,
      rows=sorted(list(r) for r in spark.table("connect_sink").collect()))
 spark.stop()
@@ -548,6 +632,11 @@ spark.stop()
     with local_connect_port():
         proc = run_python(script)
     out = result_of(proc)
+    # The operator matrix (tests/star_matrix.py) through Connect, as in a classic session.
+    vanilla, hiding = out.pop("vanilla"), out.pop("hiding")
+    assert len(vanilla) == len(hiding) > 100
+    expected = star_matrix.expected(vanilla, spark_35=False)
+    assert {case: hiding[case] for case in expected if hiding[case] != expected[case]} == {}
     assert out == {
         "session": "pyspark.sql.connect.session",
         "sql": ["id", "v"],

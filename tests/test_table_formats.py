@@ -752,12 +752,32 @@ out["iceberg sink of *"] = write(spark.readStream.table("ice.db.src").select("*"
 out["delta sink naming _ts"] = write(spark.readStream.table("d_src").select("*", "_ts"), "d_all", "w3")
 out["contents"] = {t: sorted(tuple(r) for r in spark.sql(f"SELECT id, msg, _ts FROM {t}").collect())
                    for t in ("d_dst", "ice.db.dst", "d_all")}
+
+# The operator matrix (tests/star_matrix.py) over Delta and Iceberg tables and streams of them.
+sys.path.insert(0, TESTS)
+import star_matrix
+for fmt, using, prefix in (("delta", "USING delta", ""), ("iceberg", "USING iceberg", "ice.db.")):
+    events, dims = star_matrix.create_tables(spark, using, prefix)
+    spark.conf.unset("spark.colsem.star.exclude")
+    vanilla = star_matrix.matrix(spark, events, dims)
+    spark.conf.set("spark.colsem.star.exclude", "TAGGED")
+    out[f"matrix {fmt}"] = {"vanilla": vanilla, "hiding": star_matrix.matrix(spark, events, dims)}
 print("RESULT " + json.dumps(out))
 """
 
 
 def test_streams_of_delta_and_iceberg_tables(workdir: Path):
-    out = run_session_script(STREAM_SCRIPT, workdir / "streams", long_running=True)
+    """`*` over streams of Delta and Iceberg tables, their sinks, and the operator matrix
+    (tests/star_matrix.py): every operator over either format shows what it shows over parquet."""
+    import star_matrix
+
+    script = STREAM_SCRIPT.replace("TESTS", repr(str(Path(__file__).parent)))
+    out = run_session_script(script, workdir / "streams", long_running=True)
+    for fmt in ("delta", "iceberg"):
+        vanilla, hiding = out.pop(f"matrix {fmt}").values()
+        assert len(vanilla) == len(hiding) > 100, fmt
+        expected = star_matrix.expected(vanilla, spark_35=False)
+        assert {c: hiding[c] for c in expected if hiding[c] != expected[c]} == {}, fmt
     visible = ["id", "msg"]
     assert out["batch"] == visible
     for label in (

@@ -19,7 +19,7 @@ import org.apache.spark.sql.execution.datasources.{
   DataSource, FileFormat, HadoopFsRelation, LogicalRelation
 }
 import org.apache.spark.sql.connect.colsem.PipelineDatasets
-import org.apache.spark.sql.execution.colsem.SessionCatalogTables
+import org.apache.spark.sql.execution.colsem.{SessionCatalogTables, TableReferences}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
 import io.colsem.{ColsemErrors, StarStrategy}
@@ -63,8 +63,7 @@ final case class ColumnSource(
         HidingMarker(
           StarStrategy.Tagged,
           s"${kind.toLowerCase(Locale.ROOT)} property ${HiddenColumnTags.PropertyKey}"))
-      val byMetadata = HiddenColumnTags.taggedByMetadata(a).option(
-        HidingMarker(StarStrategy.Tagged, s"field metadata ${HiddenColumnTags.MetadataKey}"))
+      val byMetadata = HiddenColumnTags.taggedByMetadata(a).option(ColumnSource.ByMetadata)
       val byPattern = pattern.filter(_.matcher(a.name).matches()).map(p =>
         HidingMarker(
           StarStrategy.Pattern,
@@ -80,14 +79,19 @@ final case class ColumnSource(
 
 object ColumnSource {
 
+  /** A column's own field metadata hides it, wherever the column goes. */
+  val ByMetadata: HidingMarker =
+    HidingMarker(StarStrategy.Tagged, s"field metadata ${HiddenColumnTags.MetadataKey}")
+
+  /** A DataFrame's temp view (`createOrReplaceTempView`): it names that DataFrame, whose columns
+   *  are the view's, with their ids. A view made from SQL text is a source of its own. */
+  def isDataFrameView(v: View): Boolean = v.isTempView && v.desc.viewText.isEmpty
+
   /** The source a plan node is, if it is one. A CTE reference is not: its columns were selected
    *  explicitly by the CTE's query. A stream of a table is that table, as FLIP-348's
    *  BATCH_STREAMING asks: `*` over `readStream.table(t)` leaves out what `*` over `t` does. */
   def of(plan: LogicalPlan): Option[ColumnSource] = plan match {
-    case v: View if v.isTempView && v.desc.viewText.isEmpty =>
-      // A DataFrame's temp view (`createOrReplaceTempView`) names that DataFrame: a view of a
-      // table or of a stream of it is the table.
-      of(underAliases(v.child)).orElse(Some(view(v)))
+    // A DataFrame's temp view adds its own markers to its DataFrame's ([[HiddenColumns]]).
     case v: View => Some(view(v))
     case r: LogicalRelation =>
       Some(r.catalogTable.map(table(_, r.output)).getOrElse(tableAtPath(r)))
@@ -96,8 +100,9 @@ object ColumnSource {
     case r: StreamingRelationV2 => Some(dsv2Table(r.table, r.output))
     case _: CTERelationRef => None
     case leaf: LeafNode =>
-      Some(StreamingSources.dataSource(leaf).map(stream(_, leaf.output)).getOrElse(
-        ColumnSource("DATAFRAME", None, leaf.output, None)))
+      TableReferences.table(leaf).map { case (t, output) => dsv2Table(t, output) }
+        .orElse(StreamingSources.dataSource(leaf).map(stream(_, leaf.output)))
+        .orElse(Some(ColumnSource("DATAFRAME", None, leaf.output, None)))
     case _ => None
   }
 

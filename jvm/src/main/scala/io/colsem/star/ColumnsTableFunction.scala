@@ -34,11 +34,10 @@ object ColumnsTableFunction {
   private def plan(name: String, session: SparkSession): LogicalPlan = {
     val conf = SQLConf.get
     val exclusion = StarExclusion.current(conf)
-    val source =
-      ColumnSource.of(HiddenColumns.underAliases(session.table(name).queryExecution.analyzed))
-        .getOrElse(throw ColsemErrors.columnsArguments(1))
+    val named = session.table(name).queryExecution.analyzed
+    val found = HiddenColumns.markers(named, StarExclusion.configuredPattern(conf), conf.resolver)
     val rows =
-      source.markers(StarExclusion.configuredPattern(conf), conf.resolver).zipWithIndex.map {
+      named.output.map(column => column -> found.getOrElse(column.exprId, Nil)).zipWithIndex.map {
         case ((column, markers), i) =>
           val reasons = markers.map(m =>
             s"${m.reason} (${m.strategy.name}${if (exclusion.isOn(m.strategy)) "" else ", off"})")

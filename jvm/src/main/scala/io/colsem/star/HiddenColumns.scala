@@ -7,55 +7,86 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.catalyst.trees.Origin
 
-import io.colsem.StarStrategy
-
 /**
- * Which columns of a star's input `*` leaves out. As in Flink, only columns that come straight
- * from a table, view or DataFrame are candidates: the walk passes through the operators of the
- * star's own FROM clause (aliases, joins, filters, ...) and stops at a subquery, whose columns were
- * selected explicitly (`SELECT * FROM (SELECT rt1, * FROM t)` keeps `rt1`).
+ * Where a column comes from, as far as `*` cares: the one answer star expansion, temp views,
+ * `colsem_columns()` and the write checks ask. A column of any plan is hidden when it is the same
+ * attribute (the same expression id) as a hidden column of its source (a table, a stream of it, a
+ * view, a DataFrame, a pipeline's dataset), whatever operators it passed through unchanged. No
+ * operator is listed as one that keeps columns: a filter, watermark, deduplication, join, union,
+ * repartition, hint, `observe`, or an operator a later Spark adds, passes the attribute on with
+ * its id, and the column stays hidden.
+ *
+ * What ends a column's hiding is a choice of columns: a SELECT list or DataFrame `select`, an
+ * aggregate, a SQL subquery or CTE (Flink's rule: only columns that come straight from a table
+ * are hidden). `SELECT * FROM (SELECT _row_id, * FROM events)` keeps `_row_id`; a column
+ * re-selected by a DataFrame keeps what its field metadata says. The projections DataFrame
+ * methods build to keep every column (`withColumn`, [[MarkColumnKeepingProjections]]) are no
+ * choice, and pass columns on.
+ * {{{
+ *   spark.readStream.table("events").withWatermark("ts", "10 seconds").select("*")
+ *
+ *   Project [*]                                   hidden = {_ingest#4}: the same attribute
+ *   +- EventTimeWatermark ts#3, 10 seconds          [id#1, k#2, ts#3, _ingest#4]
+ *      +- SubqueryAlias spark_catalog.default.events
+ *         +- StreamingRelation events             [id#1, k#2, ts#3, _ingest#4]  property: _ingest
+ *   =>
+ *   Project [id#1, k#2, ts#3]
+ *   +- EventTimeWatermark ts#3, 10 seconds
+ *      +- ...
+ * }}}
+ * Golden: none (a stream's plan; golden files run batch SQL, every operator over both is here):
+ *   tests/test_star_matrix.py::test_star_over_every_operator_hides_as_over_the_table
  */
 object HiddenColumns {
 
+  /** Each column's reasons to be left out of `*`, by expression id (a column with none: absent). */
+  type Markers = Map[ExprId, Seq[HidingMarker]]
+
   /** The relation under a table reference's aliases (`t AS target`, the catalog's own alias). */
   def underAliases(plan: LogicalPlan): LogicalPlan = ColumnSource.underAliases(plan)
+
+  /** The markers of `plan`'s output columns, whether or not the session's strategies are on. */
+  def markers(
+      plan: LogicalPlan,
+      configuredPattern: Option[String],
+      resolver: Resolver,
+      origin: Option[Origin] = None): Markers = {
+    def fromSource(source: ColumnSource): Markers =
+      source.markers(configuredPattern, resolver, origin).collect {
+        case (a, found) if found.nonEmpty => a.exprId -> found
+      }.toMap
+
+    def walk(plan: LogicalPlan): Markers = plan match {
+      case SubqueryAlias(id, leaf: LeafNode) if id.qualifier.size >= 2 =>
+        // A leaf under a catalog table's name: a pipeline's stand-in for one of its datasets.
+        ColumnSource.named(id.qualifier :+ id.name, leaf, resolver).orElse(ColumnSource.of(leaf))
+          .map(fromSource).getOrElse(Map.empty)
+      case SubqueryAlias(_, child) if isChoice(underAliases(child)) =>
+        Map.empty // a subquery: its columns were chosen explicitly
+      case p @ Project(_, j: Join) if isUsingJoinProjection(p) => passedOn(p, walk(j))
+      case p: Project if MarkColumnKeepingProjections.keepsColumns(p) => passedOn(p, walk(p.child))
+      case _: Project | _: Aggregate => ownMetadata(plan.output)
+      case v: View if ColumnSource.isDataFrameView(v) =>
+        // A DataFrame's temp view is that DataFrame, under the view's own markers.
+        merge(passedOn(v, walk(v.child)), ColumnSource.of(v).map(fromSource).getOrElse(Map.empty))
+      case _: CTERelationRef => Map.empty // chosen by the CTE's query
+      case _ =>
+        ColumnSource.of(plan).map(fromSource)
+          .getOrElse(passedOn(plan, plan.children.map(walk).fold(Map.empty)(merge)))
+    }
+
+    walk(plan)
+  }
 
   /** The expression ids of the input's output columns that `*` leaves out. */
   def hiddenIds(
       input: LogicalPlan,
       exclusion: StarExclusion,
       resolver: Resolver,
-      origin: Option[Origin] = None): Set[ExprId] = {
-    val pattern = exclusion.patternText
-    def fromSource(source: ColumnSource): Set[ExprId] =
-      source.markers(pattern, resolver, origin).collect {
-        case (a, markers) if exclusion.hides(markers) => a.exprId
-      }.toSet
-
-    def walk(plan: LogicalPlan): Option[Set[ExprId]] = plan match {
-      case SubqueryAlias(id, leaf: LeafNode) if id.qualifier.size >= 2 =>
-        // A leaf under a catalog table's name: a pipeline's stand-in for one of its datasets.
-        val source = ColumnSource.named(id.qualifier :+ id.name, leaf, resolver)
-          .orElse(ColumnSource.of(leaf))
-        Some(source.map(fromSource).getOrElse(Set.empty))
-      case SubqueryAlias(_, child) =>
-        Some(if (isSource(child)) walk(child).getOrElse(Set.empty) else Set.empty)
-      case j: Join => Some(walk(j.left).getOrElse(Set.empty) ++ walk(j.right).getOrElse(Set.empty))
-      case j: LateralJoin => Some(walk(j.left).getOrElse(Set.empty))
-      case g: Generate => Some(walk(g.child).getOrElse(Set.empty))
-      case p @ Project(_, j: Join) if isUsingJoinProjection(p) =>
-        Some(walk(j).getOrElse(Set.empty) intersect p.output.map(_.exprId).toSet)
-      case u: UnaryNode if keepsColumns(u) => Some(walk(u.child).getOrElse(Set.empty))
-      case other => ColumnSource.of(other).map(fromSource)
-    }
-
-    walk(input).getOrElse {
-      // A DataFrame's own top operator (`df.select("*")` on a projection, aggregate, union...):
-      // only columns it tags itself are hidden.
-      if (!exclusion.isOn(StarStrategy.Tagged)) Set.empty
-      else input.output.filter(HiddenColumnTags.taggedByMetadata).map(_.exprId).toSet
-    }
-  }
+      origin: Option[Origin] = None): Set[ExprId] =
+    markers(input, exclusion.patternText, resolver, origin).collect {
+      case (id, found) if exclusion.hides(found) => id
+    }.toSet
 
   /** A star's expansion without the hidden columns. Struct fields of `s.*` are aliases, never
    *  hidden: they are not columns of a table. */
@@ -91,24 +122,34 @@ object HiddenColumns {
       source.output.map(_.name).filter(c => provided.exists(resolver(_, c)))))
   }
 
-  /** A table, view or DataFrame leaf under any number of aliases (`FROM t AS x`), as opposed to a
-   *  subquery or CTE. */
-  private def isSource(plan: LogicalPlan): Boolean = plan match {
-    case SubqueryAlias(_, child) => isSource(child)
-    case other => ColumnSource.of(other).isDefined
-  }
-
-  /** Operators that pass their child's columns on unchanged. */
-  private def keepsColumns(plan: UnaryNode): Boolean = plan match {
-    case _: Filter | _: Sort | _: Sample | _: Distinct | _: Deduplicate | _: GlobalLimit |
-        _: LocalLimit | _: Offset | _: Tail | _: ResolvedHint | _: Repartition |
-        _: RepartitionByExpression => true
+  /** An operator whose output is a choice of columns, not its input's columns passed on. */
+  private def isChoice(plan: LogicalPlan): Boolean = plan match {
+    case p: Project => !isUsingJoinProjection(p) && !MarkColumnKeepingProjections.keepsColumns(p)
+    case _: Aggregate => true
     case _ => false
   }
 
+  /** The markers of the columns `node` passes on unchanged (the same ids), and of its own columns
+   *  tagged by their field metadata. */
+  private def passedOn(node: LogicalPlan, inputs: Markers): Markers = {
+    val own = node.output
+    val kept = own.flatMap(a => inputs.get(a.exprId).map(a.exprId -> _)).toMap
+    ownMetadata(own.filterNot(a => kept.contains(a.exprId))) ++ kept
+  }
+
+  private def ownMetadata(columns: Seq[Attribute]): Markers =
+    columns.filter(HiddenColumnTags.taggedByMetadata).map(_.exprId -> Seq(ColumnSource.ByMetadata))
+      .toMap
+
+  private def merge(a: Markers, b: Markers): Markers =
+    if (a.isEmpty) b
+    else if (b.isEmpty) a
+    else (a.keySet ++ b.keySet).map(id =>
+      id -> (a.getOrElse(id, Nil) ++ b.getOrElse(id, Nil)).distinct).toMap
+
   /** The projection Spark puts over a `JOIN ... USING (...)` or NATURAL JOIN: join keys (merged
    *  with COALESCE for outer joins) then the remaining columns of both sides. */
-  private def isUsingJoinProjection(p: Project): Boolean = {
+  private def isUsingJoinProjection(p: Project): Boolean = p.child.isInstanceOf[Join] && {
     val joinOutput = p.child.outputSet
     p.projectList.forall {
       case a: Attribute => joinOutput.contains(a)

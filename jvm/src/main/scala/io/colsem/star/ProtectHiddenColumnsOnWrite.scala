@@ -28,7 +28,8 @@ import io.colsem.{ColsemErrors, UserQueries}
  *    Spark's output resolution added;
  *  - a format's own write of a DataFrame to a path (`df.write.format("delta").save(path)`), when
  *    the session catalog knows the table at that path;
- *  - a stream's write into a table (`writeStream.toTable(t)`), before its first micro-batch.
+ *  - a stream's write into a table (`writeStream.toTable(t)`), before its first micro-batch, when
+ *    a `*` of the stream's query left out the hidden columns it lacks.
  */
 object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
 
@@ -59,13 +60,17 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
             }
           case w: WriteToStream if w.inputQuery.resolved =>
             // A stream's sink table: a file sink writes the columns it gets, and Delta's and
-            // Iceberg's fill the others with NULL, micro-batch after micro-batch.
+            // Iceberg's fill the others with NULL, micro-batch after micro-batch. Only a column a
+            // `*` of the stream's query left out is lost by colsem; a stream that never read it
+            // writes as in vanilla Spark (a DEFAULT or a later job may fill it).
+            lazy val leftOut = leftOutByStars(w.inputQuery)
             streamTarget(w).foreach { target =>
               HiddenColumns.notProvidedBy(
                 target,
                 w.inputQuery.output.map(_.name),
                 exclusion,
-                conf.resolver).foreach(missing => fail("A streaming write", missing, w.origin))
+                conf.resolver).flatMap(_.only(leftOut, conf.resolver))
+                .foreach(missing => fail("A streaming write", missing, w.origin))
             }
           case s: SaveIntoDataSourceCommand
               if s.mode == SaveMode.Append || s.mode == SaveMode.Overwrite =>
@@ -97,6 +102,10 @@ object ProtectHiddenColumnsOnWrite extends Rule[LogicalPlan] {
       missing.columns,
       missing.providedColumns,
       origin)
+
+  /** The names of the columns the stars of `query` left out ([[ResolveColumnHidingStars]]). */
+  private def leftOutByStars(query: LogicalPlan): Seq[String] =
+    query.collect(Function.unlift(_.getTagValue(ResolveColumnHidingStars.LeftOut))).flatten
 
   /** The table a stream writes to (`writeStream.toTable`): its catalog entry where the session
    *  catalog has one (parquet, Delta), else the DSv2 table the stream writes (Iceberg); None for

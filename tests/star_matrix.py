@@ -1,0 +1,220 @@
+"""The matrix of `*` over every operator a user can put over a table or a stream of it.
+
+Generated, not written case by case: each operator below is applied to a batch read and to a stream
+of the same table, then read four ways (`select("*")`, `alias("t").select("t.*")`, and `SELECT *` /
+`SELECT t.*` over a temp view of it), and through its SQL form where it has one. `matrix` returns
+every case's columns (or its error class); the tests run it with colsem's star settings on and off
+and derive the expected columns from the operator's kind: an operator that passes its input's
+columns on (`keeps`) shows what the table shows, one that chooses columns shows what vanilla Spark
+shows. Plain PySpark, so the same code runs in a classic session, a Spark Connect client
+(tests/test_streaming.py) and over Delta and Iceberg tables (tests/test_table_formats.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+# The hidden columns of the two tables `create_tables` makes: `_ingest` of the events,
+# `_dim_audit` of the dimension table a join reads.
+HIDDEN = ("_ingest", "_dim_audit")
+_views = itertools.count()
+
+
+@dataclass(frozen=True)
+class Operator:
+    """One operator: how it is applied to a DataFrame (given the dimension table's DataFrame), its
+    SQL form over `{src}` (and `{dims}`) if it has one, and whether it passes its input's columns
+    on unchanged (`keeps`) or chooses them. `keeps_on_35`: Spark 3.5 builds DataFrame
+    `withColumn`, `withColumnRenamed` and `select("*")` as plain projections, which choose (its
+    SQL forms go through colsem's parser there)."""
+
+    name: str
+    apply: Callable
+    keeps: bool
+    sql: str | None = None
+    keeps_on_35: bool | None = None
+
+
+def _watermarked(frame):  # type: ignore[no-untyped-def]
+    return frame.withWatermark("ts", "10 seconds")
+
+
+def _self_join(frame, streams):  # type: ignore[no-untyped-def]
+    a = _watermarked(frame).alias("a")
+    b = _watermarked(streams()).alias("b")
+    return a.join(b, (a["id"] == b["id"]) & (a["ts"] == b["ts"]))
+
+
+def _observe(frame):  # type: ignore[no-untyped-def]
+    from pyspark.sql import functions as F
+
+    return frame.observe(f"rows_{next(_views)}", F.count(F.lit(1)).alias("n"))
+
+
+def _join_on(frame, dims):  # type: ignore[no-untyped-def]
+    return frame.join(dims, frame["id"] == dims["id"])
+
+
+def _with_column(frame):  # type: ignore[no-untyped-def]
+    from pyspark.sql import functions as F
+
+    return frame.withColumn("k2", F.col("k") + 1)
+
+
+OPERATORS = (
+    Operator("table", lambda f, d, s: f, True, "SELECT * FROM {src}"),
+    Operator("where", lambda f, d, s: f.where("k > 0"), True, "SELECT * FROM {src} WHERE k > 0"),
+    Operator(
+        "select *",
+        lambda f, d, s: f.select("*"),
+        True,
+        "SELECT * FROM (SELECT * FROM {src})",
+        keeps_on_35=False,
+    ),
+    Operator(
+        "select named",
+        lambda f, d, s: f.select("id", "_ingest"),
+        False,
+        "SELECT * FROM (SELECT id, _ingest FROM {src})",
+    ),
+    Operator("withColumn", lambda f, d, s: _with_column(f), True, keeps_on_35=False),
+    Operator(
+        "withColumnRenamed", lambda f, d, s: f.withColumnRenamed("k", "kk"), True, keeps_on_35=False
+    ),
+    Operator(
+        "withWatermark",
+        lambda f, d, s: _watermarked(f),
+        True,
+        "SELECT * FROM {src} WATERMARK ts DELAY OF INTERVAL 10 SECONDS",
+    ),
+    Operator("dropDuplicates", lambda f, d, s: _watermarked(f).dropDuplicates(["id", "ts"]), True),
+    Operator(
+        "dropDuplicatesWithinWatermark",
+        lambda f, d, s: _watermarked(f).dropDuplicatesWithinWatermark(["id"]),
+        True,
+    ),
+    Operator(
+        "join static",
+        lambda f, d, s: f.alias("e").join(d().alias("d"), "id"),
+        True,
+        "SELECT * FROM {src} JOIN {dims} USING (id)",
+    ),
+    Operator(
+        "join static on",
+        lambda f, d, s: _join_on(f, d()),
+        True,
+        "SELECT * FROM {src} e JOIN {dims} d ON e.id = d.id",
+    ),
+    Operator("join self", lambda f, d, s: _self_join(f, s), True),
+    Operator("union", lambda f, d, s: f.union(s()), True),
+    Operator(
+        "repartition",
+        lambda f, d, s: f.repartition(2),
+        True,
+        "SELECT /*+ REPARTITION(2) */ * FROM {src}",
+    ),
+    Operator(
+        "hint",
+        lambda f, d, s: f.hint("broadcast"),
+        True,
+        "SELECT /*+ BROADCAST(x) */ * FROM {src} x",
+    ),
+    Operator("alias", lambda f, d, s: f.alias("x"), True, "SELECT x.* FROM {src} AS x"),
+    Operator("observe", lambda f, d, s: _observe(f), True),
+)
+
+
+def create_tables(spark, using: str = "USING parquet", prefix: str = "") -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """The events table (`_ingest` hidden) and the dimension table (`_dim_audit` hidden), with a
+    few rows; returns their names."""
+    n = next(_views)
+    events, dims = f"{prefix}mx_events_{n}", f"{prefix}mx_dims_{n}"
+    spark.sql(
+        f"CREATE TABLE {events} (id BIGINT, k INT, ts TIMESTAMP, _ingest STRING) {using} "
+        "TBLPROPERTIES ('colsem.hidden_columns' = '_ingest')"
+    )
+    spark.sql(
+        f"CREATE TABLE {dims} (id BIGINT, label STRING, _dim_audit STRING) {using} "
+        "TBLPROPERTIES ('colsem.hidden_columns' = '_dim_audit')"
+    )
+    spark.sql(
+        f"INSERT INTO {events} VALUES (1, 1, TIMESTAMP '2026-01-01 00:00:00', 'a'), "
+        "(2, -1, TIMESTAMP '2026-01-01 00:00:05', 'b')"
+    )
+    spark.sql(f"INSERT INTO {dims} VALUES (1, 'one', 'x'), (2, 'two', 'y')")
+    return events, dims
+
+
+def _error(exc: Exception) -> str:
+    condition = getattr(exc, "getCondition", None) or getattr(exc, "getErrorClass", None)
+    return f"ERROR {condition() if condition else type(exc).__name__}"
+
+
+def _columns(make: Callable, *args: object) -> list[str] | str:  # type: ignore[type-arg]
+    """The columns of `make(*args)`, or the error class it fails with."""
+    try:
+        return list(make(*args).columns)
+    except Exception as exc:  # an operator or form the line lacks: vanilla's error, compared
+        return _error(exc)
+
+
+def matrix(spark, events: str, dims: str) -> dict[str, list[str] | str]:  # type: ignore[no-untyped-def]
+    """Every case's columns in `spark`, by `<batch|stream>/<operator>/<form>`."""
+
+    def read_batch():  # type: ignore[no-untyped-def]
+        return spark.table(events)
+
+    def read_stream():  # type: ignore[no-untyped-def]
+        return spark.readStream.table(events)
+
+    def dimensions():  # type: ignore[no-untyped-def]
+        return spark.table(dims)
+
+    def starred(op: Operator, read: Callable, qualifier: str | None):  # type: ignore[no-untyped-def,type-arg]
+        frame = op.apply(read(), dimensions, read)
+        return frame.alias(qualifier).select(f"{qualifier}.*") if qualifier else frame.select("*")
+
+    def viewed(op: Operator, read: Callable, view: str):  # type: ignore[no-untyped-def,type-arg]
+        op.apply(read(), dimensions, read).createOrReplaceTempView(view)
+        return spark.table(view)
+
+    out: dict[str, list[str] | str] = {}
+    for kind, read in (("batch", read_batch), ("stream", read_stream)):
+        source_view = f"mx_src_{next(_views)}"
+        read().createOrReplaceTempView(source_view)
+        for op in OPERATORS:
+            case = f"{kind}/{op.name}"
+            out[f"{case}/df *"] = _columns(starred, op, read, None)
+            out[f"{case}/df t.*"] = _columns(starred, op, read, "t")
+            view = f"mx_v_{next(_views)}"
+            made = _columns(viewed, op, read, view)
+            if isinstance(made, str):
+                out[f"{case}/view"] = made
+            else:
+                out[f"{case}/view *"] = _columns(spark.sql, f"SELECT * FROM {view}")
+                out[f"{case}/view t.*"] = _columns(spark.sql, f"SELECT t.* FROM {view} t")
+            if op.sql:
+                out[f"{case}/sql"] = _columns(spark.sql, op.sql.format(src=source_view, dims=dims))
+    out["stream/STREAM(t)/sql"] = _columns(spark.sql, f"SELECT * FROM STREAM({events})")
+    return out
+
+
+def expected(vanilla: dict[str, list[str] | str], spark_35: bool) -> dict[str, list[str] | str]:
+    """What each case shows while `TAGGED` hides: vanilla's columns without the hidden ones where
+    the operator passes columns on, vanilla's where it chooses them; vanilla's error where vanilla
+    refuses. Spark 3.5: DataFrame stars stay vanilla (no Hints-batch rule, docs/versions.md)."""
+    keeps = {op.name: op for op in OPERATORS}
+    out: dict[str, list[str] | str] = {}
+    for case, columns in vanilla.items():
+        _, name, form = case.split("/")
+        op = keeps.get(name)
+        passes = op.keeps if op else True
+        if spark_35 and form != "sql" and op and op.keeps_on_35 is not None:
+            passes = op.keeps_on_35
+        if isinstance(columns, str) or not passes or (spark_35 and form.startswith("df")):
+            out[case] = columns
+        else:
+            out[case] = [c for c in columns if c not in HIDDEN]
+    return out
