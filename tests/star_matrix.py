@@ -57,6 +57,12 @@ def _join_on(frame, dims):  # type: ignore[no-untyped-def]
     return frame.join(dims, frame["id"] == dims["id"])
 
 
+def _drop_column(frame):  # type: ignore[no-untyped-def]
+    from pyspark.sql import functions as F
+
+    return frame.drop(F.col("k"))
+
+
 def _with_column(frame):  # type: ignore[no-untyped-def]
     from pyspark.sql import functions as F
 
@@ -83,6 +89,9 @@ OPERATORS = (
     Operator(
         "withColumnRenamed", lambda f, d, s: f.withColumnRenamed("k", "kk"), True, keeps_on_35=False
     ),
+    Operator("drop column", lambda f, d, s: _drop_column(f), True, keeps_on_35=False),
+    # Spark resolves a drop by name into a plain select of the other columns: a choice.
+    Operator("drop name", lambda f, d, s: f.drop("k"), False),
     Operator(
         "withWatermark",
         lambda f, d, s: _watermarked(f),
