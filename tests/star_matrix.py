@@ -35,6 +35,7 @@ class Operator:
     keeps: bool
     sql: str | None = None
     keeps_on_35: bool | None = None
+    side: str | None = None  # a qualifier inside the operator's output, read as `<side>.*` too
 
 
 def _watermarked(frame):  # type: ignore[no-untyped-def]
@@ -116,7 +117,7 @@ OPERATORS = (
         True,
         "SELECT * FROM {src} e JOIN {dims} d ON e.id = d.id",
     ),
-    Operator("join self", lambda f, d, s: _self_join(f, s), True),
+    Operator("join self", lambda f, d, s: _self_join(f, s), True, side="a"),
     Operator("union", lambda f, d, s: f.union(s()), True),
     Operator(
         "repartition",
@@ -183,6 +184,8 @@ def matrix(spark, events: str, dims: str) -> dict[str, list[str] | str]:  # type
 
     def starred(op: Operator, read: Callable, qualifier: str | None):  # type: ignore[no-untyped-def,type-arg]
         frame = op.apply(read(), dimensions, read)
+        if qualifier == op.side:
+            return frame.select(f"{qualifier}.*")
         return frame.alias(qualifier).select(f"{qualifier}.*") if qualifier else frame.select("*")
 
     def viewed(op: Operator, read: Callable, view: str):  # type: ignore[no-untyped-def,type-arg]
@@ -197,6 +200,8 @@ def matrix(spark, events: str, dims: str) -> dict[str, list[str] | str]:  # type
             case = f"{kind}/{op.name}"
             out[f"{case}/df *"] = _columns(starred, op, read, None)
             out[f"{case}/df t.*"] = _columns(starred, op, read, "t")
+            if op.side:
+                out[f"{case}/df {op.side}.*"] = _columns(starred, op, read, op.side)
             view = f"mx_v_{next(_views)}"
             made = _columns(viewed, op, read, view)
             if isinstance(made, str):

@@ -263,8 +263,9 @@ def test_every_feature_in_one_pipeline_run(full_project_run: Path):
 
 @pytest.mark.long
 def test_the_same_pipeline_again_then_full_refresh(full_project_run: Path):
-    """Two more runs of the project above: incremental, then `--full-refresh-all`. After each,
-    the streaming tables' catalog schemas: the hidden column only where no `*` left it out."""
+    """Two more runs of the project above: incremental, then `--full-refresh-all` after its
+    declaration changed. After each, the streaming tables' catalog schemas: a hidden column only
+    where no `*` left it out."""
     full_project = full_project_run
     schemas = {
         "raw": ["id", "v", "_ingest_ts"],
@@ -283,11 +284,22 @@ def test_the_same_pipeline_again_then_full_refresh(full_project_run: Path):
 
     assert catalog_schemas(full_project) == schemas
 
+    # The declaration changes (`raw` hides `v` too), then a full refresh: every table reading
+    # `raw` through `*` loses `v`, in its files and in the catalog.
+    datasets = full_project / "transformations" / "datasets.py"
+    declared = '@dp.table(table_properties={"colsem.hidden_columns": "_ingest_ts"})'
+    assert declared in datasets.read_text()
+    datasets.write_text(datasets.read_text().replace(declared, declared.replace("_ts", "_ts,v")))
     refreshed = run_pipeline(full_project, *PERSISTENT_CATALOG, "--full-refresh-all")
     assert succeeded(refreshed), output(refreshed)
-    assert table(full_project, "raw_star") == (["id", "v"], [(0, "0"), (1, "1"), (2, "2")])
+    assert table(full_project, "raw_star") == (["id"], [(0,), (1,), (2,)])
     assert table(full_project, "counts")[0] == ["k", "count", "sum", "upper"]
-    assert catalog_schemas(full_project) == schemas
+    assert catalog_schemas(full_project) == {
+        "raw": ["id", "v", "_ingest_ts"],
+        "raw_star": ["id"],
+        "appended": ["id"],
+        "appended_sql": ["id"],
+    }
 
 
 def test_set_in_a_sql_file_applies_to_its_flows(tmp_path: Path):
