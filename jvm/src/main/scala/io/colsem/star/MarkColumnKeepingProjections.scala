@@ -3,7 +3,7 @@ package io.colsem.star
 import org.apache.spark.sql.catalyst.plans.logical.{DataFrameDropColumns, LogicalPlan, Project}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
-import org.apache.spark.sql.catalyst.trees.TreePattern.PROJECT
+import org.apache.spark.sql.catalyst.trees.TreePattern.{DF_DROP_COLUMNS, PROJECT}
 
 import io.colsem.shims.SparkShims
 
@@ -31,15 +31,20 @@ object MarkColumnKeepingProjections extends Rule[LogicalPlan] {
   val KeepsColumns: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.star.keepsColumns")
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
-    if (plan.containsPattern(PROJECT) || plan.exists(_.isInstanceOf[DataFrameDropColumns])) {
-      plan.foreach {
-        case p: Project if p.projectList.exists(SparkShims.isColumnKeepingStar) =>
-          p.setTagValue(KeepsColumns, ())
-        case d: DataFrameDropColumns => d.setTagValue(KeepsColumns, ())
-        case _ =>
-      }
-    }
+    if (plan.containsAnyPattern(PROJECT, DF_DROP_COLUMNS)) mark(plan)
     plan
+  }
+
+  /** Only the unresolved part: a classic DataFrame's input is analysed already (and marked when
+   *  it was built), so this visits the one new operator on top. */
+  private def mark(plan: LogicalPlan): Unit = if (!plan.resolved) {
+    plan match {
+      case p: Project if p.projectList.exists(SparkShims.isColumnKeepingStar) =>
+        p.setTagValue(KeepsColumns, ())
+      case d: DataFrameDropColumns => d.setTagValue(KeepsColumns, ())
+      case _ =>
+    }
+    plan.children.foreach(mark)
   }
 
   def keepsColumns(plan: LogicalPlan): Boolean = plan.getTagValue(KeepsColumns).isDefined
