@@ -430,8 +430,14 @@ SINKS: dict[str, Callable] = {
 
 # The first micro-batch's `sink.numOutputRows` as vanilla Spark reports it: a DSv2 sink's written
 # rows; -1 for a sink of the older API (the file sink, foreachBatch, a parquet table's toTable).
-SINK_ROWS = {"memory": 3, "noop": 3, "parquet": -1, "foreachBatch": -1, "toTable": -1,
-             "memory_aggregate": 2}
+SINK_ROWS = {
+    "memory": 3,
+    "noop": 3,
+    "parquet": -1,
+    "foreachBatch": -1,
+    "toTable": -1,
+    "memory_aggregate": 2,
+}
 
 
 @pytest.mark.parametrize("sink", list(SINKS))
