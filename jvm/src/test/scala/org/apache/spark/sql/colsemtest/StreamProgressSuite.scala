@@ -2,11 +2,9 @@
 package org.apache.spark.sql.colsemtest
 
 import java.io.File
-import java.nio.file.Files
 import java.util.concurrent.{ConcurrentHashMap, CopyOnWriteArrayList}
 import java.util.concurrent.atomic.AtomicLong
 
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.InternalRow
 import org.apache.spark.sql.connector.catalog.{SupportsWrite, Table, TableCapability, TableProvider}
 import org.apache.spark.sql.connector.expressions.Transform
@@ -18,10 +16,7 @@ import org.apache.spark.sql.connector.write.streaming.{StreamingDataWriterFactor
 import org.apache.spark.sql.streaming.{StreamingQueryListener, StreamingQueryProgress}
 import org.apache.spark.sql.types.StructType
 import org.apache.spark.sql.util.CaseInsensitiveStringMap
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
-
-import io.colsem.ColsemExtensions
 
 /**
  * What Spark reports of a stream into a sink shaped like Kafka's (a DSv2 table that supports
@@ -34,28 +29,7 @@ import io.colsem.ColsemExtensions
  * micro-batch's root `WriteToDataSourceV2Exec`). tests/stream_progress.py holds the same for the
  * other sinks, classic and Spark Connect.
  */
-class StreamProgressSuite extends AnyFunSuite with BeforeAndAfterAll {
-
-  private lazy val spark: SparkSession = SparkSession.builder()
-    .master("local[1]")
-    .config("spark.ui.enabled", "false")
-    .config("spark.sql.shuffle.partitions", "1")
-    .config("spark.sql.extensions", classOf[ColsemExtensions].getName)
-    .getOrCreate()
-
-  private lazy val dir: File = Files.createTempDirectory("colsem-stream-progress").toFile
-
-  override def afterAll(): Unit = {
-    spark.stop()
-    super.afterAll()
-  }
-
-  /** Vanilla (colsem off altogether), then each invariants setting. */
-  private val settings = Seq(
-    "vanilla" -> ("spark.colsem.enabled" -> "false"),
-    "off" -> ("spark.colsem.invariants" -> "off"),
-    "warn" -> ("spark.colsem.invariants" -> "warn"),
-    "error" -> ("spark.colsem.invariants" -> "error"))
+class StreamProgressSuite extends AnyFunSuite with EverySetting {
 
   /** What a dashboard reads of a micro-batch. */
   private def reported(p: StreamingQueryProgress) = (
@@ -73,9 +47,7 @@ class StreamProgressSuite extends AnyFunSuite with BeforeAndAfterAll {
 
   /** The stream of a 3-row parquet folder into a CountingSink, under one setting. */
   private def run(source: String, setting: String): Run = {
-    val s = spark.newSession()
-    val (key, value) = settings.toMap.apply(setting)
-    s.conf.set(key, value)
+    val s = session(setting)
     val events = new CopyOnWriteArrayList[Any]()
     val listener = new StreamingQueryListener {
       override def onQueryStarted(event: StreamingQueryListener.QueryStartedEvent): Unit = ()
