@@ -605,7 +605,8 @@ spark.stop()
 
 
 @pytest.mark.skipif(
-    not HAS_VARIANT, reason="PySpark 3.5's Spark Connect runs a query listener on the server"
+    running_line() == "3.5",
+    reason="PySpark 3.5's Spark Connect runs a query listener on the server",
 )
 def test_connect_stream_progress_is_vanillas_under_every_invariants_setting(
     connect_server: str, tmp_path: Path
