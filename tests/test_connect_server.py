@@ -572,3 +572,63 @@ def test_getting_started_pyspark_client_commands_print_what_the_doc_shows(
         )
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert proc.stdout == "".join(line[2:] + "\n" for line in expected.splitlines())
+
+
+# ---- what Spark reports of a stream, through Spark Connect (tests/stream_progress.py)
+
+CONNECT_PROGRESS = """
+sys.path.insert(0, TESTS)
+from stream_progress import SETTINGS, observe
+
+spark = SparkSession.builder.remote(SERVER).getOrCreate()
+spark.range(3).selectExpr("id AS k", "id * 10 AS v").coalesce(1).write.parquet(f"{FOLDER}/source")
+SINKS = {
+    "memory": lambda w, n: w.format("memory").queryName(n).start(),
+    "noop": lambda w, n: w.format("noop").start(),
+    "toTable": lambda w, n: w.toTable(n),
+    "memory_aggregate": lambda w, n: w.format("memory").queryName(n).outputMode("complete").start(),
+}
+runs = {}
+for sink, start in SINKS.items():
+    for setting in SETTINGS:
+        name = f"connect_progress_{sink}_{setting}"
+        frame = spark.readStream.schema("k BIGINT, v BIGINT").parquet(f"{FOLDER}/source")
+        if sink == "memory_aggregate":
+            frame = frame.groupBy((frame.k % 2).alias("parity")).count()
+        else:
+            frame = frame.selectExpr("k", "v + 1 AS w")
+        writer = frame.writeStream.option("checkpointLocation", f"{FOLDER}/ck/{name}")
+        runs[f"{sink} / {setting}"] = observe(spark, setting, lambda: start(writer, name))
+emit(connect=type(spark).__module__, runs=runs)
+spark.stop()
+"""
+
+
+@pytest.mark.skipif(
+    running_line() == "3.5",
+    reason="PySpark 3.5's Spark Connect runs a query listener on the server",
+)
+def test_connect_stream_progress_is_vanillas_under_every_invariants_setting(
+    connect_server: str, tmp_path: Path
+) -> None:
+    """A Connect client's streams (DSv2 memory and noop sinks, toTable, a stateful query):
+    recentProgress and its listener's progress events under invariants off, warn and error,
+    set on the client's session, equal vanilla's (spark.colsem.enabled=false)."""
+    from conftest import TESTS
+
+    proc = run_python(
+        SESSION_PRELUDE
+        + f"TESTS, SERVER, FOLDER = {str(TESTS)!r}, {connect_server!r}, {str(tmp_path)!r}\n"
+        + CONNECT_PROGRESS
+    )
+    out = result_of(proc)
+    assert out["connect"] == "pyspark.sql.connect.session"
+    runs = out["runs"]
+    # the first micro-batch: 3 rows in, the sink's rows out (-1 for a parquet table's older sink)
+    sink_rows = {"memory": 3, "noop": 3, "toTable": -1, "memory_aggregate": 2}
+    for sink, rows in sink_rows.items():
+        vanilla = runs[f"{sink} / vanilla"]
+        assert vanilla["progress"][0][:3] == [0, 3, rows], (sink, vanilla)
+        assert vanilla["events"] == vanilla["progress"], sink
+        for setting in ("off", "warn", "error"):
+            assert runs[f"{sink} / {setting}"] == vanilla, (sink, setting)

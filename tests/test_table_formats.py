@@ -794,3 +794,131 @@ def test_streams_of_delta_and_iceberg_tables(workdir: Path):
         "ice.db.dst": [],
         "d_all": [[1, "a", 10], [2, "b", 20]],
     }
+
+
+# What Spark reports of a stream into a Delta or an Iceberg table (tests/stream_progress.py), and of
+# a batch write into one, under each invariants setting against colsem off altogether: the row
+# check sits below the write node, where Spark reads a sink's output rows and a write's metrics.
+PROGRESS_SCRIPT = r"""
+sys.path.insert(0, TESTS)
+from stream_progress import SETTINGS, observe
+
+spark.sql("CREATE NAMESPACE IF NOT EXISTS ice.db")
+source = str(work / "progress_source")
+spark.range(3).selectExpr("id AS k", "id * 10 AS v").coalesce(1).write.parquet(source)
+
+def delta_table(name):
+    spark.sql(f"CREATE TABLE {name} (k BIGINT, w BIGINT) USING delta")
+    return name
+
+def iceberg_table(name):
+    spark.sql(f"CREATE TABLE ice.db.{name} (k BIGINT, w BIGINT) USING iceberg")
+    return f"ice.db.{name}"
+
+SINKS = {
+    "delta path": lambda w, n: w.format("delta").start(str(work / "delta_sinks" / n)),
+    "delta toTable": lambda w, n: w.format("delta").toTable(delta_table(n)),
+    "iceberg toTable": lambda w, n: w.toTable(iceberg_table(n)),
+}
+out = {"streams": {}, "batches": {}}
+for sink, start in SINKS.items():
+    for setting in SETTINGS:
+        session = spark.newSession()
+        name = f"progress_{sink.replace(' ', '_')}_{setting}".lower()
+        writer = (session.readStream.schema("k BIGINT, v BIGINT").parquet(source)
+                  .selectExpr("k", "v + 1 AS w").writeStream
+                  .option("checkpointLocation", str(work / "ck" / name)))
+        out["streams"][f"{sink} / {setting}"] = observe(session, setting, lambda: start(writer, name))
+
+# Each batch write's counting metrics, as the SQL tab shows them (Spark's SQL status store): per
+# execution the write ran, its metrics of kind "sum" (rows, files, parts), by their shown names.
+status = spark._jsparkSession.sharedState().statusStore()
+bus = spark.sparkContext._jsc.sc().listenerBus()
+
+def executions():
+    return [status.executionsList().apply(i) for i in range(status.executionsList().size())]
+
+def counts(write):
+    bus.waitUntilEmpty()
+    seen = {e.executionId() for e in executions()}
+    write()
+    bus.waitUntilEmpty()
+    found = []
+    for e in executions():
+        if e.executionId() in seen:
+            continue
+        values, entries = {}, status.executionMetrics(e.executionId()).iterator()
+        while entries.hasNext():
+            entry = entries.next()
+            values[entry._1()] = entry._2()
+        metrics = [e.metrics().apply(i) for i in range(e.metrics().size())]
+        found.append(sorted([m.name(), values.get(m.accumulatorId())]
+                            for m in metrics if m.metricType() == "sum"))
+    return found
+
+BATCHES = {
+    "delta save(path)": lambda s, n: s.range(5).selectExpr("id AS k", "id AS w").write
+        .format("delta").save(str(work / "delta_batches" / n)),
+    "delta saveAsTable": lambda s, n: s.range(5).selectExpr("id AS k", "id AS w").write
+        .format("delta").saveAsTable(n),
+    "delta INSERT": lambda s, n: s.sql(f"INSERT INTO {delta_table(n)} SELECT id, id FROM range(4)"),
+    "iceberg writeTo append": lambda s, n: s.range(5).selectExpr("id AS k", "id AS w")
+        .writeTo(iceberg_table(n)).append(),
+    "iceberg INSERT": lambda s, n: s.sql(f"INSERT INTO {iceberg_table(n)} SELECT id, id FROM range(4)"),
+}
+for write, run in BATCHES.items():
+    for setting, (key, value) in SETTINGS.items():
+        session = spark.newSession()
+        session.conf.set(key, value)
+        name = f"batch_{write.replace(' ', '_').replace('(', '').replace(')', '')}_{setting}".lower()
+        out["batches"][f"{write} / {setting}"] = counts(lambda: run(session, name))
+print("RESULT " + json.dumps(out), flush=True)
+"""
+
+PROGRESS_SINKS = ["delta path", "delta toTable", "iceberg toTable"]
+# The first micro-batch's `sink.numOutputRows` as vanilla Spark reports it: Iceberg's sink is a DSv2
+# streaming write (its rows); Delta's is a sink of the older API (-1).
+PROGRESS_SINK_ROWS = {"delta path": -1, "delta toTable": -1, "iceberg toTable": 3}
+BATCH_WRITES = [
+    "delta save(path)",
+    "delta saveAsTable",
+    "delta INSERT",
+    "iceberg writeTo append",
+    "iceberg INSERT",
+]
+
+
+@pytest.fixture(scope="module")
+def progress_runs(workdir: Path) -> dict:
+    from conftest import TESTS
+
+    script = f"TESTS = {str(TESTS)!r}\n" + PROGRESS_SCRIPT
+    return run_session_script(script, workdir / "progress", long_running=True)
+
+
+@pytest.mark.parametrize("sink", PROGRESS_SINKS)
+def test_delta_and_iceberg_stream_progress_is_vanillas_under_every_invariants_setting(
+    progress_runs, sink
+):
+    """recentProgress and the listener's events of a stream into a Delta or Iceberg table under
+    invariants off, warn and error equal vanilla's (colsem off altogether)."""
+    runs = progress_runs["streams"]
+    vanilla = runs[f"{sink} / vanilla"]
+    assert vanilla["progress"][0][:3] == [0, 3, PROGRESS_SINK_ROWS[sink]], vanilla
+    assert vanilla["events"] == vanilla["progress"]
+    for setting in ("off", "warn", "error"):
+        assert runs[f"{sink} / {setting}"] == vanilla, setting
+
+
+@pytest.mark.parametrize("write", BATCH_WRITES)
+def test_delta_and_iceberg_write_metrics_are_vanillas_under_every_invariants_setting(
+    progress_runs, write
+):
+    """A batch write's counting metrics (rows, files, parts: what the SQL tab shows), execution by
+    execution, under invariants off, warn and error equal vanilla's."""
+    runs = progress_runs["batches"]
+    vanilla = runs[f"{write} / vanilla"]
+    rows = 4 if "INSERT" in write else 5
+    assert any(["number of output rows", str(rows)] in metrics for metrics in vanilla), vanilla
+    for setting in ("off", "warn", "error"):
+        assert runs[f"{write} / {setting}"] == vanilla, setting

@@ -2,17 +2,12 @@
 package org.apache.spark.sql.colsemtest
 
 import java.io.File
-import java.nio.file.Files
 
 import scala.collection.mutable.ArrayBuffer
 
-import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.execution.QueryExecution
 import org.apache.spark.sql.util.QueryExecutionListener
-import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
-
-import io.colsem.ColsemExtensions
 
 /**
  * What Spark reports of a batch write stays vanilla's under every `spark.colsem.invariants`
@@ -20,40 +15,13 @@ import io.colsem.ColsemExtensions
  * row and file counts (the SQL tab reads the same metrics). The row check sits below a write node
  * (`InsertCheckedOutput`); tests/test_streaming.py holds the same for a stream's progress.
  */
-class WriteMetricsSuite extends AnyFunSuite with BeforeAndAfterAll {
-
-  private lazy val spark: SparkSession = SparkSession.builder()
-    .master("local[1]")
-    .config("spark.ui.enabled", "false")
-    .config("spark.sql.shuffle.partitions", "1")
-    .config("spark.sql.extensions", classOf[ColsemExtensions].getName)
-    .getOrCreate()
-
-  private lazy val dir: File = Files.createTempDirectory("colsem-write-metrics").toFile
-
-  override def afterAll(): Unit = {
-    spark.stop()
-    super.afterAll()
-  }
-
-  /** Vanilla (colsem off altogether), then each invariants setting. */
-  private val settings = Seq(
-    "vanilla" -> Map("spark.colsem.enabled" -> "false"),
-    "off" -> Map.empty[String, String],
-    "warn" -> Map("spark.colsem.invariants" -> "warn"),
-    "error" -> Map("spark.colsem.invariants" -> "error"))
-
-  private def session(conf: Map[String, String]): SparkSession = {
-    val s = spark.newSession()
-    conf.foreach { case (k, v) => s.conf.set(k, v) }
-    s
-  }
+class WriteMetricsSuite extends AnyFunSuite with EverySetting {
 
   private def path(name: String) = new File(dir, name).toString
 
   /** Each write a QueryExecutionListener sees: the root node and its row and file counts. */
   private def writes(setting: String): Seq[(String, String, Map[String, Long])] = {
-    val s = session(settings.toMap.apply(setting))
+    val s = session(setting)
     val seen = ArrayBuffer.empty[(String, String, Map[String, Long])]
     s.sqlContext.listenerManager.register(new QueryExecutionListener {
       override def onSuccess(funcName: String, qe: QueryExecution, durationNs: Long): Unit = {
