@@ -39,7 +39,9 @@ Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios
 query: vanilla, colsem's defaults and invariants=error in one JVM; latest-streaming.{json,md});
 a full `make bench` (`--only all`) runs it first.
 `--only costs` runs colsem's processes alone, each measuring the two cost targets only: same_jvm
-and the lateral chains against their alias-free twins (bench/results/latest-costs.{json,md}).
+(with the RuleExecutor's metering of colsem's rules) and the lateral chains against their
+alias-free twins, with the 10,000/1,000 ratio and each chain's heap (the heap pools' peak during
+its analysis; bench/results/latest-costs.{json,md}).
 `--quick` runs everything once, on the first QUICK_QUERIES TPC-DS queries and small responses (CI
 keeps the script working; no timing is asserted); `--queries N` limits a full run the same way.
 """
@@ -47,6 +49,7 @@ keeps the script working; no timing is asserted); `--queries N` limits a full ru
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -107,9 +110,9 @@ def worker(
     with tempfile.TemporaryDirectory(prefix="colsem-bench-") as tmp:
         builder = (
             SparkSession.builder.master("local[1]")
-            # A 10,000-alias chain's analyzed plan passes about a million column references up
-            # its levels: at Spark's default 1g, analyzing it after the rest of a full run ran out
-            # of heap. Both modes get the same.
+            # Both modes get the same heap, so the GC works alike for both; the chains' heap
+            # figures are taken under it (tests/test_lateral_alias.py holds a 10,000-alias
+            # chain in Spark's default 1g).
             .config("spark.driver.memory", WORKER_HEAP)
             .config("spark.ui.enabled", "false")
             .config("spark.sql.warehouse.dir", f"{tmp}/warehouse")
@@ -399,7 +402,9 @@ def chain_benchmarks(
             except Exception:  # native Spark: Max iterations (100) reached for batch Resolution
                 out[f"lca_chain_{n}_s"] = float("nan")
             continue
-        # colsem: the chain and its alias-free twin alternating, each the fastest of its runs.
+        # colsem: the chain's heap first (its first analysis), then the chain and its alias-free
+        # twin alternating, each the fastest of its runs.
+        out.update(chain_heap(spark, n, query))
         chain, free = analyze(query), analyze(alias_free_query(n))
         chain()
         free()
@@ -410,6 +415,25 @@ def chain_benchmarks(
         out[f"lca_chain_{n}_s"] = best["chain"]
         out[f"lca_free_{n}_s"] = best["free"]
     return out
+
+
+def chain_heap(spark, n: int, query: str) -> dict[str, float]:
+    """The JVM heap one analysis of the chain takes (MiB), through java.lang.management: the heap
+    pools' peak usage while it runs, above the heap in use before it (after a full GC and a reset
+    of the peaks). Garbage not yet collected is included, so it grows with the heap Spark is
+    given; what the plan keeps afterwards is not told apart from Spark's parser caches and py4j's
+    references here (tests/test_lateral_alias.py holds the chain in a 1 GB driver instead)."""
+    factory = spark._jvm.java.lang.management.ManagementFactory
+    memory = factory.getMemoryMXBean()
+    pools = [p for p in factory.getMemoryPoolMXBeans() if p.getType().name() == "HEAP"]
+    gc.collect()  # Python's cycles first: a DataFrame they hold keeps its JVM plan through py4j
+    memory.gc()
+    before = memory.getHeapMemoryUsage().getUsed()
+    for pool in pools:
+        pool.resetPeakUsage()
+    spark.sql(query)._jdf.queryExecution().analyzed()
+    peak = sum(pool.getPeakUsage().getUsed() for pool in pools)
+    return {f"lca_chain_{n}_peak_heap_mb": (peak - before) / 2**20}
 
 
 def runtime_benchmarks(spark, iterations: int) -> dict[str, float]:
@@ -869,6 +893,28 @@ def colsem_rule_rows(samples: list[dict[str, float]]) -> list[tuple[str, float, 
     return rows + [("all rules", total, 0)]
 
 
+def chain_cost_rows(samples: list[dict[str, float]], chains: Sequence[int]) -> list[dict]:
+    """Per chain length measured against its alias-free twin: medians of colsem's processes of the
+    chain's and the list's time, of the runs' ratios, and of the chain's heap (chain_heap)."""
+
+    def median(key: str, digits: int) -> Any:
+        return _num(statistics.median(s[key] for s in samples), digits)
+
+    return [
+        {
+            "aliases": n,
+            "chain_s": median(f"lca_chain_{n}_s", 4),
+            "alias_free_s": median(f"lca_free_{n}_s", 4),
+            "ratio": _num(
+                statistics.median(s[f"lca_chain_{n}_s"] / s[f"lca_free_{n}_s"] for s in samples), 3
+            ),
+            "peak_heap_mb": median(f"lca_chain_{n}_peak_heap_mb", 1),
+        }
+        for n in chains
+        if samples and f"lca_chain_{n}_peak_heap_mb" in samples[0]
+    ]
+
+
 def load_average() -> float | None:
     """The 1-minute load average, so a reader can tell a busy machine's figures from a quiet one's."""
     try:
@@ -1043,18 +1089,24 @@ def main(argv: list[str] | None = None) -> int:
         if samples["colsem"] and samples["vanilla"]
         else {}
     )
-    if "ratio" in chain_report:
-        first, last, target = CHAIN_RATIO
+    first, last, target = CHAIN_RATIO
+    if samples["colsem"] and all(f"lca_chain_{n}_s" in samples["colsem"][0] for n in (first, last)):
+        # Medians of colsem's processes, as chain_results reports them (--only costs has no
+        # vanilla processes, so no chain report, but the same ratio).
+        short, long_ = (
+            statistics.median(s[f"lca_chain_{n}_s"] for s in samples["colsem"])
+            for n in (first, last)
+        )
         benchmarks.append(
             {
                 "name": f"lca_chain_{last}_vs_{first}",
                 "label": f"colsem analysis: {first:,}-alias chain (left) vs {last:,}-alias "
                 f"chain (right) (s; target ratio <= {target:g}: linear)",
-                "vanilla": _num(chain_report["colsem_s"][str(first)]),
-                "colsem": _num(chain_report["colsem_s"][str(last)]),
-                "ratio": _num(chain_report["ratio"], 3),
+                "vanilla": _num(short),
+                "colsem": _num(long_),
+                "ratio": _num(long_ / short, 3),
                 "target": target,
-                "meets_target": chain_report["ratio"] <= target,
+                "meets_target": long_ / short <= target,
             }
         )
     if samples["colsem"] and "lca_runtime_s" in samples["colsem"][0]:
@@ -1154,6 +1206,7 @@ def main(argv: list[str] | None = None) -> int:
                     "meets_target": ratio <= CHAIN_COST_TARGET,
                 }
             )
+    chain_costs = chain_cost_rows(samples["colsem"], chains)
     for metric, left_label, right_label, _, _ in FEATURE_SWITCHES:
         if samples["colsem"] and f"{metric}_left_s" in samples["colsem"][0]:
             left = statistics.median(s[f"{metric}_left_s"] for s in samples["colsem"])
@@ -1187,6 +1240,7 @@ def main(argv: list[str] | None = None) -> int:
             {"rule": name, "seconds_per_pass": secs, "runs_per_pass": runs}
             for name, secs, runs in rule_rows
         ],
+        "lca_chain_costs": chain_costs,
     }
     args.out.mkdir(parents=True, exist_ok=True)
     stem = "latest" if args.only == "all" else f"latest-{args.only}"
@@ -1240,6 +1294,26 @@ def main(argv: list[str] | None = None) -> int:
             if name != "all rules"
             else f"| {name} | {secs} | |"
             for name, secs, runs in rule_rows
+        ]
+    if chain_costs:
+        md += [
+            "",
+            "Lateral-alias chains in colsem's processes (`SELECT id AS a0, a0 + 1 AS a1, ... FROM "
+            "range(10)`, parse + analysis), medians of the processes: time against the alias-free "
+            "list of as many items (fastest of alternating runs; ratio: median of the runs' "
+            "ratios), and the heap of the chain's first analysis, through java.lang.management "
+            f"(workers' spark.driver.memory={WORKER_HEAP}): the heap pools' peak while it runs, "
+            "above the heap in use after a full GC before it (garbage not yet collected included, "
+            "so it grows with the heap given; tests/test_lateral_alias.py holds a 10,000-alias "
+            "chain in a 1 GB driver).",
+            "",
+            "| aliases | chain (s) | alias-free (s) | ratio | heap pools' peak (MiB) |",
+            "|---|---|---|---|---|",
+        ]
+        md += [
+            f"| {c['aliases']:,} | {show(c['chain_s'])} | {show(c['alias_free_s'])} | "
+            f"{show(c['ratio'])} | {show(c['peak_heap_mb'])} |"
+            for c in chain_costs
         ]
     if chain_report:
         md += [

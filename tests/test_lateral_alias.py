@@ -7,6 +7,7 @@ import re
 
 import pyspark
 import pytest
+from conftest import SESSION_PRELUDE, result_of, run_python
 from golden import INPUTS, SCOPES_KEY, condition, run_statement, scopes_in_effect, statements
 from pyspark.errors import AnalysisException
 from pyspark.sql import functions as F
@@ -160,6 +161,56 @@ def test_chain_of_ten_thousand_aliases_on_default_settings(session):
     rows = df.collect()
     assert [r["a10000"] for r in rows] == [10_001, 10_002, 10_003, 10_003]
     assert [r["a5000"] for r in rows] == [5001, 5002, 5003, 5003]
+
+
+# A user's session: a fresh JVM with Spark's default JVM options (not tests/spark-conf's C1-only,
+# serial-GC ones), the driver's default heap set explicitly, colsem configured on the builder;
+# each chain over range(10) analyzed, then collected. RESULT: per chain, in order, the JVM's heap
+# limit and options, the columns' names as given, and whether every row read a_i = id + i.
+DEFAULT_DRIVER_CHAINS = (
+    SESSION_PRELUDE
+    + """
+import colsem
+builder = colsem.configure(local_builder().config("spark.driver.memory", "1g"))
+spark = builder.getOrCreate()
+jvm = spark._jvm
+runtime = jvm.java.lang.management.ManagementFactory.getRuntimeMXBean()
+chains = []
+for n in map(int, sys.argv[1].split(",")):
+    query = "SELECT id AS a0, " + ", ".join(f"a{i - 1} + 1 AS a{i}" for i in range(1, n + 1))
+    df = spark.sql(query + " FROM range(10)")
+    names = df.columns
+    rows = sorted(tuple(r) for r in df.collect())
+    chains.append({
+        "n": n,
+        "columns": len(names),
+        "names_in_order": names == [f"a{i}" for i in range(n + 1)],
+        "rows": len(rows),
+        "values_exact": rows == [tuple(r + i for i in range(n + 1)) for r in range(10)],
+    })
+emit(
+    max_heap_mb=jvm.java.lang.Runtime.getRuntime().maxMemory() // 2**20,
+    jvm_options=list(runtime.getInputArguments()),
+    chains=chains,
+)
+"""
+)
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("chains", ["10000", "10,100,1000,10000"], ids=["alone", "after_smaller"])
+def test_chain_of_ten_thousand_aliases_in_a_default_driver(chains):
+    # Issue 50: a 10,000-alias chain ran out of Spark's default 1 GB driver heap, while the suite's
+    # own JVM options (tests/spark-conf) hid it. long_running: no tests/spark-conf.
+    proc = run_python(DEFAULT_DRIVER_CHAINS, args=[chains], timeout=900, long_running=True)
+    out = result_of(proc)
+    assert out["max_heap_mb"] <= 1024, out["max_heap_mb"]
+    assert not any("TieredStopAtLevel" in o or "SerialGC" in o for o in out["jvm_options"])
+    expected = [int(n) for n in chains.split(",")]
+    assert [c["n"] for c in out["chains"]] == expected
+    for c in out["chains"]:
+        assert c["columns"] == c["n"] + 1 and c["names_in_order"], c
+        assert c["rows"] == 10 and c["values_exact"], c
 
 
 def test_deep_chains_still_evaluate_each_alias_once(session):

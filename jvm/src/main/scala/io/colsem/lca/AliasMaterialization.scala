@@ -76,16 +76,16 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
     levels.foldLeft(initial) {
       case (Some((below, computedBelow)), (_, indices)) =>
         val ordered = indices.sorted
-        val reading = computedBelow.readingFolded(ordered.map((_, AliasReading.ByAttribute)))
+        val reading =
+          computedBelow.readingFoldedInLevel(ordered.map((_, AliasReading.ByAttribute)))
+        val pending = ordered.map { i =>
+          val item = reading.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
+          if (names == ComputedNames.Private) privateCopy(item) else item
+        }
         for {
-          values <- resolveFoldedValues(reading.foldedValues, below, hidden)
-          substitution = reading.withFoldedValues(values)
-          pending = ordered.map { i =>
-            val item = substitution.substitute(i, binding.items(i)).asInstanceOf[NamedExpression]
-            if (names == ComputedNames.Private) privateCopy(item) else item
-          }
-          (next, attributes) <- resolveLevel(pending, below, hidden)
-        } yield (next, substitution.afterLevel(ordered, attributes, values))
+          (next, attributes, found) <- resolveLevel(pending, below, hidden)
+          rest <- resolveFoldedValues(reading.foldedValues -- found.keySet, below, hidden)
+        } yield (next, reading.afterLevel(ordered, attributes, found ++ rest))
       case (None, _) => None
     }
   }
@@ -128,29 +128,32 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
   }
 
   /**
-   * The folded aliases' values a level reads (built by [[Substitution.readingFolded]]), resolved
-   * in one analyzer run over the level's input, as items of their own: the level's items and the
-   * levels above read them so, each resolved once however many items read it. None when one does
-   * not resolve (the level would not either).
+   * The folded aliases' values a level reads that its resolved items do not give back (a leaf,
+   * which [[FoldedValue.hold]] leaves bare), resolved in one analyzer run over the level's input,
+   * as items of their own; a resolved one is its own value. None when one does not resolve (the
+   * level would not either).
    */
   private def resolveFoldedValues(
       values: Map[Int, Expression],
       below: LogicalPlan,
-      hidden: Seq[Attribute]): Option[Map[Int, Expression]] =
-    if (values.isEmpty) Some(values)
+      hidden: Seq[Attribute]): Option[Map[Int, Expression]] = {
+    val bare = values.map { case (j, v) => j -> FoldedValue.strip(v) }
+    val (resolved, pending) = bare.partition(_._2.resolved)
+    if (pending.isEmpty) Some(resolved)
     else {
-      val (indices, unresolved) = values.toSeq.sortBy(_._1).unzip
+      val (indices, unresolved) = pending.toSeq.sortBy(_._1).unzip
       val items = unresolved.zip(indices).map { case (v, j) => Alias(v, s"folded$j")() }
       inputTries(below, hidden).iterator.map { inputs =>
         val relation = LocalRelation(inputs)
         session.sessionState.analyzer.execute(Project(items, relation)) match {
-          case analyzed @ Project(resolved, r)
-              if (r eq relation) && analyzed.resolved && resolved.size == items.size =>
-            Some(indices.zip(resolved.map { case a: Alias => a.child; case e => e }).toMap)
+          case analyzed @ Project(items, r)
+              if (r eq relation) && analyzed.resolved && items.size == indices.size =>
+            Some(resolved ++ indices.zip(items.map { case a: Alias => a.child; case e => e }))
           case _ => None
         }
-      }.collectFirst { case Some(resolved) => resolved }
+      }.collectFirst { case Some(values) => values }
     }
+  }
 
   /** The input columns a level is resolved over: its input's output, then (a second try) with
    *  the input's hidden columns too. */
@@ -168,7 +171,7 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
   private def resolveLevel(
       items: Seq[NamedExpression],
       below: LogicalPlan,
-      hidden: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
+      hidden: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute], Map[Int, Expression])] = {
     inputTries(below, hidden).iterator.map(resolveLevelOver(items, below, _)).collectFirst {
       case Some(level) => level
     }
@@ -177,15 +180,20 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
   private def resolveLevelOver(
       items: Seq[NamedExpression],
       below: LogicalPlan,
-      inputs: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute])] = {
+      inputs: Seq[Attribute]): Option[(LogicalPlan, Seq[Attribute], Map[Int, Expression])] = {
     val relation = LocalRelation(inputs)
     // The items alone first: the analyzer then works on the level's new columns only, not on the
     // columns it passes through (as many as the levels below it: quadratic in a long chain).
     session.sessionState.analyzer.execute(Project(items, relation)) match {
-      case analyzed @ Project(resolvedItems, r)
-          if (r eq relation) && analyzed.resolved &&
-            resolvedItems.size == items.size =>
-        Some((Project(below.output ++ resolvedItems, below), resolvedItems.map(_.toAttribute)))
+      case analyzed @ Project(_, r)
+          if (r eq relation) && analyzed.resolved && analyzed.projectList.size == items.size =>
+        FoldedValue.unwrap(analyzed) match {
+          case (Project(resolvedItems, _), values) => Some((
+              Project(below.output ++ resolvedItems, below),
+              resolvedItems.map(_.toAttribute),
+              values))
+          case _ => None
+        }
       case _ => resolveWithPassThrough(items, below, relation)
     }
   }
@@ -195,7 +203,7 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
   private def resolveWithPassThrough(
       items: Seq[NamedExpression],
       below: LogicalPlan,
-      relation: LocalRelation): Option[(LogicalPlan, Seq[Attribute])] = {
+      relation: LocalRelation): Option[(LogicalPlan, Seq[Attribute], Map[Int, Expression])] = {
     val analyzed = session.sessionState.analyzer.execute(Project(below.output ++ items, relation))
     def projectionOrWindow(node: LogicalPlan): Boolean = node match {
       case _: Project | _: Window => true
@@ -203,8 +211,9 @@ private[lca] final class AliasMaterialization(session: SparkSession, resolver: R
     }
     if (analyzed.resolved && analyzed.output.size == below.output.size + items.size &&
         !analyzed.exists(node => !projectionOrWindow(node))) {
-      val level = analyzed.transformUp { case r: LocalRelation if r eq relation => below }
-      Some((level, analyzed.output.drop(below.output.size)))
+      val (unwrapped, values) = FoldedValue.unwrap(analyzed)
+      val level = unwrapped.transformUp { case r: LocalRelation if r eq relation => below }
+      Some((level, analyzed.output.drop(below.output.size), values))
     } else {
       None
     }

@@ -302,6 +302,10 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
                 case Right(j) => substitution.reference(c, j)
                 case Left(expr) => UnresolvedAlias(expr)
               }
+            // A folded alias a level read: its value as resolved there, not rebuilt from the
+            // values it reads for Spark to resolve and walk again (a tree F deep per item).
+            case a: Alias if substitution.resolvedFolded.contains(i) =>
+              a.withNewChildren(Seq(substitution.resolvedFolded(i))).asInstanceOf[NamedExpression]
             case item =>
               substitution.substitute(i, item, readingOf(item)).asInstanceOf[NamedExpression]
           })

@@ -15,9 +15,9 @@ import io.colsem.LateralAliasCandidate
 /**
  * How the items of a SELECT list read the aliases computed below it (`computed`, by item) or
  * folded into them (`folded`), computed under `names`. `resolvedFolded`: folded aliases whose
- * value a level below has resolved ([[AliasMaterialization]] resolves them over the level's input
+ * value a level below has resolved ([[AliasMaterialization]] takes them from the resolved level
  * and passes them to [[afterLevel]]). `foldedValues`: the folded aliases' values built for the
- * readers [[readingFolded]] was given, or those values resolved ([[withFoldedValues]]).
+ * readers [[readingFolded]] was given.
  * Values in, values out: no step sets a mark on an expression node (nodes the user's plan may
  * share), and nothing of the binding stays reachable from the analyzed plan.
  */
@@ -36,9 +36,19 @@ private[lca] final case class Substitution(
    * (each item with how it reads them), and of those these values read in turn. A folded alias is
    * read by all the items of its run: built once here and shared, it is neither copied nor
    * resolved again per item, which in a chain of N aliases folded in runs of F would be N * F
-   * nodes.
+   * nodes. For the list on top, which Spark resolves.
    */
-  def readingFolded(readers: Seq[(Int, AliasReading)]): Substitution = {
+  def readingFolded(readers: Seq[(Int, AliasReading)]): Substitution =
+    buildFolded(readers, (_, value) => value)
+
+  /** [[readingFolded]] for a level that [[AliasMaterialization]] resolves: each value held in a
+   *  [[FoldedValue]], so that the resolved level gives it back, shared with the level's items. */
+  def readingFoldedInLevel(readers: Seq[(Int, AliasReading)]): Substitution =
+    buildFolded(readers, FoldedValue.hold)
+
+  private def buildFolded(
+      readers: Seq[(Int, AliasReading)],
+      hold: (Int, Expression) => Expression): Substitution = {
     def read(i: Int, reading: AliasReading): Set[Int] = binding.uses(i).filter(j =>
       folded.contains(j) && (reading != ByAttribute || !resolvedFolded.contains(j)))
     // The values read, and those their values read, in turn (the few of one run each level).
@@ -54,19 +64,14 @@ private[lca] final case class Substitution(
     withTheirReads(direct, direct).toSeq.sorted.foldLeft(copy(foldedValues = Map.empty)) {
       (built, j) =>
         val value = built.substitute(j, binding.items(j).asInstanceOf[Alias].child)
-        built.copy(foldedValues = built.foldedValues + (j -> value))
+        built.copy(foldedValues = built.foldedValues + (j -> hold(j, value)))
     }
   }
 
-  /** This substitution with the folded aliases' values `values` (those [[readingFolded]] built,
-   *  resolved over the level's input) in place of the values built: what the level's items read. */
-  def withFoldedValues(values: Map[Int, Expression]): Substitution =
-    copy(foldedValues = values)
-
   /**
    * After a level computed the aliases `indices` as `attributes`, having read the folded aliases'
-   * values `resolved` (resolved over its input): reads the aliases there, and the folded ones as
-   * those values, so no level above resolves them again.
+   * values `resolved` (as the resolved level holds them): reads the aliases there, and the folded
+   * ones as those values, so no level above resolves them again.
    */
   def afterLevel(
       indices: Seq[Int],

@@ -173,12 +173,14 @@ class LateralAliasRewriteSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(levels(below).size === 3999 / 17)
     assert(levels(below).size <= ChainFolding.Levels)
     assert(substitution.folded.size === 3999 - 3999 / 17)
-    // x2 (item 1, x1 + 1 with x1 = a) is folded into x17, the first level: resolved once over
-    // that level's input, and that level holds the value.
+    // x2 (item 1, x1 + 1 with x1 = a) is folded into x17, the first level: resolved once, in
+    // that level, which holds that very node (shared, not an equal copy), as x3's value does.
     val x2 = substitution.resolvedFolded(1)
     assert(x2.resolved && x2.isInstanceOf[Add] && x2.references.toSeq.map(_.name) === Seq("a"))
     val x17 = below.collect { case p: Project => p }.last.projectList.last
-    assert(x17.find(_ == x2).isDefined)
+    assert(x17.find(_ eq x2).isDefined)
+    assert(substitution.resolvedFolded(2).find(_ eq x2).isDefined)
+    assert(!x17.exists(_.isInstanceOf[FoldedValue]))
   }
 
   test("a level that does not resolve as a projection is left to Spark") {
