@@ -31,7 +31,11 @@ object MarkColumnKeepingProjections extends Rule[LogicalPlan] {
   val KeepsColumns: TreeNodeTag[Unit] = TreeNodeTag[Unit]("colsem.star.keepsColumns")
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
-    if (plan.containsAnyPattern(PROJECT, DF_DROP_COLUMNS)) mark(plan)
+    // A statement parsed from SQL text holds no DataFrame method's projection (a DataFrame a temp
+    // view names is analysed already): one check, and SQL queries pay nothing more.
+    if (plan.origin.sqlText.isEmpty && plan.containsAnyPattern(PROJECT, DF_DROP_COLUMNS)) {
+      mark(plan)
+    }
     plan
   }
 
