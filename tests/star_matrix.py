@@ -26,9 +26,9 @@ _views = itertools.count()
 class Operator:
     """One operator: how it is applied to a DataFrame (given the dimension table's DataFrame), its
     SQL form over `{src}` (and `{dims}`) if it has one, and whether it passes its input's columns
-    on unchanged (`keeps`) or chooses them. `keeps_on_35`: Spark 3.5 builds DataFrame
-    `withColumn`, `withColumnRenamed` and `select("*")` as plain projections, which choose (its
-    SQL forms go through colsem's parser there)."""
+    on unchanged (`keeps`) or chooses them. `keeps_on_35`: on Spark 3.5 a DataFrame's
+    `select("*")` is vanilla, a projection of every column, which chooses (its SQL forms go
+    through colsem's parser there)."""
 
     name: str
     apply: Callable
@@ -86,12 +86,11 @@ OPERATORS = (
         False,
         "SELECT * FROM (SELECT id, _ingest FROM {src})",
     ),
-    Operator("withColumn", lambda f, d, s: _with_column(f), True, keeps_on_35=False),
-    Operator(
-        "withColumnRenamed", lambda f, d, s: f.withColumnRenamed("k", "kk"), True, keeps_on_35=False
-    ),
-    Operator("drop column", lambda f, d, s: _drop_column(f), True, keeps_on_35=False),
-    # Spark resolves a drop by name into a plain select of the other columns: a choice.
+    # DataFrame projections choose their columns, as a SELECT list does: libraries (Delta's MERGE)
+    # build plans with them and read every column back through `*`.
+    Operator("withColumn", lambda f, d, s: _with_column(f), False),
+    Operator("withColumnRenamed", lambda f, d, s: f.withColumnRenamed("k", "kk"), False),
+    Operator("drop column", lambda f, d, s: _drop_column(f), False),
     Operator("drop name", lambda f, d, s: f.drop("k"), False),
     Operator(
         "withWatermark",

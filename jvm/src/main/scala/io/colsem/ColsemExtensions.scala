@@ -50,8 +50,6 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
         session => new naming.NameUnaliasedItems(session),
         // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
         _ => star.MarkColumnHidingStars,
-        // ...and mark the projections DataFrame methods build to keep every column.
-        _ => star.MarkColumnKeepingProjections,
         // ...and mark a DataFrame write's own query before Spark fills the columns it leaves out.
         _ => star.MarkWrittenQueries,
         // ...and hold back the source of a MERGE with UPDATE SET * / INSERT * until it is checked.

@@ -19,9 +19,10 @@ import org.apache.spark.sql.catalyst.trees.Origin
  * What ends a column's hiding is a choice of columns: a SELECT list or DataFrame `select`, an
  * aggregate, a SQL subquery or CTE (Flink's rule: only columns that come straight from a table
  * are hidden). `SELECT * FROM (SELECT _row_id, * FROM events)` keeps `_row_id`; a column
- * re-selected by a DataFrame keeps what its field metadata says. The projections DataFrame
- * methods build to keep every column (`withColumn`, [[MarkColumnKeepingProjections]]) are no
- * choice, and pass columns on.
+ * re-selected by a DataFrame keeps what its field metadata says, where it is the star's own input.
+ * A DataFrame's projections (`withColumn`, `drop`) are choices too: libraries build their plans
+ * with them and read them back through `*` (Delta's MERGE does, over the user's session), and
+ * must get every column.
  * {{{
  *   spark.readStream.table("events").withWatermark("ts", "10 seconds").select("*")
  *
@@ -56,26 +57,29 @@ object HiddenColumns {
         case (a, found) if found.nonEmpty => a.exprId -> found
       }.toMap
 
-    def walk(plan: LogicalPlan): Markers = plan match {
+    def walk(plan: LogicalPlan, top: Boolean): Markers = plan match {
       case SubqueryAlias(id, leaf: LeafNode) if id.qualifier.size >= 2 =>
         // A leaf under a catalog table's name: a pipeline's stand-in for one of its datasets.
         ColumnSource.named(id.qualifier :+ id.name, leaf, resolver).orElse(ColumnSource.of(leaf))
           .map(fromSource).getOrElse(Map.empty)
       case SubqueryAlias(_, child) if isChoice(underAliases(child)) =>
         Map.empty // a subquery: its columns were chosen explicitly
-      case p @ Project(_, j: Join) if isUsingJoinProjection(p) => passedOn(p, walk(j))
-      case p: Project if MarkColumnKeepingProjections.keepsColumns(p) => passedOn(p, walk(p.child))
-      case _: Project | _: Aggregate => ownMetadata(plan.output)
+      case p @ Project(_, j: Join) if isUsingJoinProjection(p) => passedOn(p, walk(j, false))
+      // A DataFrame's own top operator (`df.select("secret", "id").select("*")`): only the
+      // columns its field metadata tags; below an operator, a choice shows every column.
+      case _: Project | _: Aggregate => if (top) ownMetadata(plan.output) else Map.empty
       case v: View if ColumnSource.isDataFrameView(v) =>
         // A DataFrame's temp view is that DataFrame, under the view's own markers.
-        merge(passedOn(v, walk(v.child)), ColumnSource.of(v).map(fromSource).getOrElse(Map.empty))
+        merge(
+          passedOn(v, walk(v.child, top)),
+          ColumnSource.of(v).map(fromSource).getOrElse(Map.empty))
       case _: CTERelationRef => Map.empty // chosen by the CTE's query
       case _ =>
         ColumnSource.of(plan).map(fromSource)
-          .getOrElse(passedOn(plan, plan.children.map(walk).fold(Map.empty)(merge)))
+          .getOrElse(passedOn(plan, plan.children.map(walk(_, false)).fold(Map.empty)(merge)))
     }
 
-    walk(plan)
+    walk(plan, top = true)
   }
 
   /** The expression ids of the input's output columns that `*` leaves out. */
@@ -124,18 +128,14 @@ object HiddenColumns {
 
   /** An operator whose output is a choice of columns, not its input's columns passed on. */
   private def isChoice(plan: LogicalPlan): Boolean = plan match {
-    case p: Project => !isUsingJoinProjection(p) && !MarkColumnKeepingProjections.keepsColumns(p)
+    case p: Project => !isUsingJoinProjection(p)
     case _: Aggregate => true
     case _ => false
   }
 
-  /** The markers of the columns `node` passes on unchanged (the same ids), and of its own columns
-   *  tagged by their field metadata. */
-  private def passedOn(node: LogicalPlan, inputs: Markers): Markers = {
-    val own = node.output
-    val kept = own.flatMap(a => inputs.get(a.exprId).map(a.exprId -> _)).toMap
-    ownMetadata(own.filterNot(a => kept.contains(a.exprId))) ++ kept
-  }
+  /** The markers of the columns `node` passes on unchanged (the same ids). */
+  private def passedOn(node: LogicalPlan, inputs: Markers): Markers =
+    node.output.flatMap(a => inputs.get(a.exprId).map(a.exprId -> _)).toMap
 
   private def ownMetadata(columns: Seq[Attribute]): Markers =
     columns.filter(HiddenColumnTags.taggedByMetadata).map(_.exprId -> Seq(ColumnSource.ByMetadata))

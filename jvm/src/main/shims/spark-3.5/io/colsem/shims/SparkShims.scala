@@ -38,10 +38,6 @@ object SparkShims extends SharedShims {
   /** Spark 3.5 has no `* EXCEPT`. */
   def isStarExcept(e: Expression): Boolean = false
 
-  /** Spark 3.5's `withColumn(s)` builds a resolved projection: no star to find (and no Hints-batch
-   *  rule to look). */
-  def isColumnKeepingStar(e: Expression): Boolean = false
-
   /** Spark 3.5 has no VARIANT: MISSING comes from MAP lookups only. */
   def variantPresence(e: Expression): Option[Expression] = None
 

@@ -1,10 +1,7 @@
 package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
-import org.apache.spark.sql.catalyst.analysis.{
-  UnresolvedFunction, UnresolvedStarExceptOrReplace, UnresolvedStarWithColumns,
-  UnresolvedStarWithColumnsRenames
-}
+import org.apache.spark.sql.catalyst.analysis.{UnresolvedFunction, UnresolvedStarExceptOrReplace}
 import org.apache.spark.sql.catalyst.expressions.{
   Expression, FunctionTableSubqueryArgumentExpression, IsNotNull, SortOrder
 }
@@ -51,13 +48,6 @@ object SparkShims extends SharedShims {
   /** `* EXCEPT (...)` without REPLACE (Spark 4 parses both into one class). */
   def isStarExcept(e: Expression): Boolean = e match {
     case s: UnresolvedStarExceptOrReplace => s.replacements.isEmpty
-    case _ => false
-  }
-
-  /** The star Spark builds for DataFrame `withColumn(s)`, `withMetadata` and
-   *  `withColumnRenamed`: every column of the input, some replaced, renamed or added. */
-  def isColumnKeepingStar(e: Expression): Boolean = e match {
-    case _: UnresolvedStarWithColumns | _: UnresolvedStarWithColumnsRenames => true
     case _ => false
   }
 
