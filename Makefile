@@ -278,7 +278,7 @@ demo: venv-run install
 	$(PY) docs/demo.py
 
 bench: venv install
-	$(PY) bench/run.py $(BENCH_ARGS)
+	$(PY) -m bench $(BENCH_ARGS)
 
 # Re-records the names real SQLite, PostgreSQL and MariaDB give the naming corpus
 # (tests/naming/golden/*.json; `git diff` shows any change). Installs postgresql and mariadb-server

@@ -1,14 +1,15 @@
-"""`make bench` (and `bench/run.py --only streaming`): the cost colsem adds to each micro-batch of
-a stateful streaming query, written to bench/results/latest-streaming.{json,md}.
+"""Streaming, `make bench` (and `python -m bench --only streaming`): the cost colsem adds to each
+micro-batch of a stateful streaming query, written to bench/results/latest-streaming.{json,md}.
 
-In one JVM: a vanilla session (no extension, built beside colsem's: run.vanilla_session_beside),
-colsem's session with default settings, and one with spark.colsem.invariants=error. Each runs the
-same stateful aggregation (update mode, into the noop sink) over its own folder of parquet files.
-Per batch, every mode gets one new file and processes it in one micro-batch (a restart from its
-checkpoint with trigger availableNow, so no query polls while another runs); the modes alternate
-in order from batch to batch. Reported per mode: the median over the batches (warm-up batches
-left out) of the micro-batch's planning (`durationMs.queryPlanning`), its execution
-(`durationMs.addBatch`) and their sum, and the ratios to vanilla. Target: default <= 1.01.
+In one JVM: a vanilla session (no extension, built beside colsem's:
+startup.vanilla_session_beside), colsem's session with default settings, and one with
+spark.colsem.invariants=error. Each runs the same stateful aggregation (update mode, into the noop
+sink) over its own folder of parquet files. Per batch, every mode gets one new file and processes
+it in one micro-batch (a restart from its checkpoint with trigger availableNow, so no query polls
+while another runs); the modes alternate in order from batch to batch. Reported per mode: the
+median over the batches (warm-up batches left out) of the micro-batch's planning
+(`durationMs.queryPlanning`), its execution (`durationMs.addBatch`) and their sum, and the ratios
+to vanilla. Target: default <= 1.01.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ WARMUP = 3
 def sessions(spark):  # type: ignore[no-untyped-def]
     """The three modes' sessions, sharing one SparkContext."""
     from pyspark.sql import SparkSession
-    from run import vanilla_session_beside
+
+    from bench.startup import vanilla_session_beside
 
     vanilla = SparkSession(spark.sparkContext, vanilla_session_beside(spark))
     checked = spark.newSession()
@@ -159,5 +161,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(HERE))
     raise SystemExit(main())
