@@ -24,8 +24,8 @@ M2 ?= $(HOME)/.m2/repository
 SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
 # COLSEM_PYTHON: the Python build.sbt runs python/spark_jars.py with to find each line's Spark jars
 # and python/maven_bundle.py with for the POM it publishes.
-# $(call sbt,<line>): sbt for that line (build.sbt reads -Dcolsem.line).
-sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
+# $(call sbt,<line>[,<JVM options>]): sbt for that line (build.sbt reads -Dcolsem.line).
+sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) $(2) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
 SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
@@ -51,7 +51,7 @@ WIDE_TESTS := tests/test_spark_internals.py tests/test_golden.py tests/test_late
   tests/test_star.py tests/test_naming.py tests/test_respond.py tests/test_invariants.py \
   tests/test_streaming.py tests/test_star_matrix.py
 
-.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats formats-venv demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           pyspark and colsem (this line's jar) into .venv, then a demo of every feature"
@@ -228,9 +228,20 @@ check: lint venv-test install
 TIER_CORE := not long and not formats
 TIER_LONG := long
 TIER_LINE := not long and not once and not formats
+# LINE_ALSO=<marker expression>: what else a line's run selects in the same pytest run (CI: 4.1's
+# corpus slice, 3.5's sessions of the other Scala line).
+LINE_ALSO ?=
+LINE_SELECTION = $(if $(LINE_ALSO),($(TIER_LINE)) or ($(LINE_ALSO)),$(TIER_LINE))
+# ScalaTest runs on the package's jar (build.sbt's colsem.testedJar: no second compile of the main
+# sources), and that jar goes to the local Maven repository for `--packages`, as `make smoke` does.
+PACKAGE_JAR = $$(ls python/colsem/jars/colsem-spark-$(SPARK)_*.jar)
+define scalatest_on_the_package_jar
+	@echo "==> sbt test on Spark $(SPARK), on the package's jar (first run downloads sbt and ScalaTest)"
+	$(call sbt,$(SPARK),-Dcolsem.testedJar=$(PACKAGE_JAR)) test
+	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+endef
 test: venv-test install sbt
-	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
-	$(call sbt,$(SPARK)) test publishM2
+	$(scalatest_on_the_package_jar)
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_CORE)"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_CORE)" $(PYTEST_ARGS)
 
@@ -240,10 +251,9 @@ test-long: venv install-all
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LONG)" $(PYTEST_ARGS)
 
 test-line: venv-test install sbt
-	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
-	$(call sbt,$(SPARK)) test publishM2
-	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LINE)"
-	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LINE)" $(PYTEST_ARGS)
+	$(scalatest_on_the_package_jar)
+	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(LINE_SELECTION)"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(LINE_SELECTION)" $(PYTEST_ARGS)
 
 # Which tier runs each test: pytest's collection of each tier on line SPARK, counted per file
 # (no Spark started), then the totals. A test in no tier would be a test CI never runs.
@@ -267,12 +277,25 @@ wide: venv-test install
 # Apache DataFusion Comet (tests/test_comet.py), in .venv-formats: the
 # formats line's pyspark at the version delta-spark accepts, delta-spark from PyPI; the Delta and
 # Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*), Comet's too (~/.m2).
+# `formats-venv` makes the venv alone (CI makes it while another phase runs); `formats` installs the
+# package into it and runs both files, one pytest process each (FORMATS_WORKERS).
 FORMATS_LINE := $(call version,formats.line)
-formats:
-	$(MAKE) venv-test install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
-	  VENV_PINS='"$(call version,formats.delta.pip)"'
+FORMATS_MAKE = $(MAKE) SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
+  VENV_PINS='"$(call version,formats.delta.pip)"'
+FORMATS_WORKERS ?= 2
+FORMATS_PACKAGES := $(call version,formats.delta.jar),$(call version,formats.iceberg.jar)
+formats-venv:
+	$(FORMATS_MAKE) venv-test
+	@if [ "$$(cat .venv-formats/.packages 2>/dev/null)" != '$(FORMATS_PACKAGES)' ]; then \
+	  echo "==> Delta's and Iceberg's jars into Ivy's cache once (the test processes then resolve them side by side)"; \
+	  .venv-formats/bin/python -c "from pyspark.sql import SparkSession as S; S.builder.master('local[1]') \
+	    .config('spark.ui.enabled', 'false').config('spark.jars.packages', '$(FORMATS_PACKAGES)').getOrCreate().stop()" \
+	  && echo '$(FORMATS_PACKAGES)' > .venv-formats/.packages; fi
+formats: formats-venv
+	$(FORMATS_MAKE) install
 	@echo "==> Delta Lake and Iceberg tables on Spark $(FORMATS_LINE) (.venv-formats)"
-	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py tests/test_comet.py $(PYTEST_ARGS)
+	.venv-formats/bin/python -m pytest $(if $(filter-out 0 1,$(FORMATS_WORKERS)),-n $(FORMATS_WORKERS) --dist loadgroup --durations=15) \
+	  -m formats tests/test_table_formats.py tests/test_comet.py $(PYTEST_ARGS)
 
 demo: venv-run install
 	$(PY) docs/demo.py

@@ -41,6 +41,15 @@ val shimFolders: Seq[String] = lv("shims").split(",").map(_.trim).filter(_.nonEm
 lazy val sparkJars =
   taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
 
+// -Dcolsem.testedJar=<jar>: the ScalaTest suites run against that jar (the package's, which
+// python/build_jar.py compiled from the same sources) instead of compiling the main sources a
+// second time: `make test` and `make test-line` test the jar users get.
+val testedJar: Option[File] =
+  sys.props.get("colsem.testedJar").map(_.trim).filter(_.nonEmpty).map { path =>
+    if (!file(path).isFile) sys.error(s"colsem.testedJar=$path is not a file")
+    file(path)
+  }
+
 lazy val root = (project in file("."))
   .settings(
     organization := v("maven.group"),
@@ -89,7 +98,9 @@ lazy val root = (project in file("."))
       (dir * "*.jar").get
     },
     Compile / unmanagedJars ++= sparkJars.value.classpath,
-    Test / unmanagedJars ++= sparkJars.value.classpath,
+    Test / unmanagedJars ++= testedJar.toSeq.classpath ++ sparkJars.value.classpath,
+    Compile / sources := (if (testedJar.isDefined) Nil else (Compile / sources).value),
+    Compile / resources := (if (testedJar.isDefined) Nil else (Compile / resources).value),
     libraryDependencies += "org.scalatest" %% "scalatest" % v("scalatest.version") % Test,
     scalacOptions ++= c("scalac.options") ++ c(s"scalac.options.$scalaBinary"),
     Test / fork := true,

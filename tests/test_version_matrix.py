@@ -246,6 +246,8 @@ def test_make_tiers_select_by_marker_and_build_what_they_run():
     assert '-m "not long and not formats"' in test
     line = make_dry_run("test-line", "SPARK=4.2").stdout
     assert '-m "not long and not once and not formats"' in line
+    also = make_dry_run("test-line", "SPARK=4.2", "LINE_ALSO=corpus").stdout
+    assert '-m "(not long and not once and not formats) or (corpus)"' in also
     long = make_dry_run("test-long", "SPARK=4.2").stdout
     assert "COLSEM_JAR_LINES" not in long and ".venv-4.2/bin/python -m pip install" in long
     assert '-m "long"' in long
@@ -335,6 +337,7 @@ def assert_refused(proc: subprocess.CompletedProcess, expected: str) -> None:
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 def test_this_lines_jar_on_a_real_session_of_the_other_scala_line(log4j_file: Path):
     line = other_line()
     python = venv_python(line)
@@ -362,6 +365,7 @@ OTHER_JARS = [b for b in colsem.builds() if b.spark_line != running_line()]
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 @pytest.mark.parametrize("info", OTHER_JARS or [None], ids=lambda b: b.spark_line if b else "none")
 def test_bundled_jars_of_other_lines_are_refused_here(info, log4j_file: Path):
     if info is None:
@@ -398,6 +402,7 @@ def other_line_spark_jars(line: str) -> Path | None:
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path, log4j_file: Path):
     """BuildInfo and VersionGuard, compiled with the other line's Scala (2.12 here on Spark 4),
     with an entry class shaped like ColsemExtensions: one clear error on this line, no linkage
@@ -438,6 +443,7 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 def test_the_package_on_the_other_lines_pyspark(tmp_path: Path):
     """The installed package (copied beside the other line's pyspark) imports there, and configure
     either loads that line's jar or refuses with UnsupportedSparkVersion; status works on a
