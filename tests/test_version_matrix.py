@@ -413,8 +413,8 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
     probe = compile_scala(
         [
             TESTS / "extensions" / "GuardProbe.scala",
-            main / "BuildInfo.scala",
-            main / "VersionGuard.scala",
+            main / "jar" / "BuildInfo.scala",
+            main / "guards" / "VersionGuard.scala",
         ],
         jars,
         tmp_path / "guard-probe.jar",

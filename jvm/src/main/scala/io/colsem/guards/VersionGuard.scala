@@ -1,4 +1,6 @@
-package io.colsem
+package io.colsem.guards
+
+import io.colsem.jar.BuildInfo
 
 /**
  * Refuses to inject anything into a Spark/Scala line the jar was not compiled for. Catalyst's

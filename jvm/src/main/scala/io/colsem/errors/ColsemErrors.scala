@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.errors
 
 import org.apache.spark.ErrorClassesJsonReader
 import org.apache.spark.sql.AnalysisException

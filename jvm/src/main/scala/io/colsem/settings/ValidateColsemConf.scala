@@ -1,9 +1,12 @@
-package io.colsem
+package io.colsem.settings
 
 import org.apache.commons.text.similarity.LevenshteinDistance
 
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
+
+import io.colsem.errors.ColsemErrors
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Check rule: every `spark.colsem.*` value set in the session parses, and every such key exists.

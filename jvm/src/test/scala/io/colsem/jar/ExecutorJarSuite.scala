@@ -1,11 +1,11 @@
-package io.colsem
+package io.colsem.jar
 
 import java.io.File
 import java.nio.file.Files
 
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.colsem.ExecutorJar.{AlreadyThere, CannotShip, LocalMode, Ship}
+import io.colsem.jar.ExecutorJar.{AlreadyThere, CannotShip, LocalMode, Ship}
 
 class ExecutorJarSuite extends AnyFunSuite {
 

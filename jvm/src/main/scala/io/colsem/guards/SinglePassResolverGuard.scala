@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.guards
 
 import java.util.concurrent.atomic.AtomicBoolean
 
@@ -6,7 +6,10 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
+import io.colsem.errors.ColsemErrors
+import io.colsem.settings.ColsemConf
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Check rule: Spark 4's single-pass analyzer runs injected resolution rules zero times, so under it

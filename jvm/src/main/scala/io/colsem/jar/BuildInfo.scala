@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.jar
 
 import java.util.Properties
 

@@ -1,6 +1,8 @@
-package io.colsem
+package io.colsem.guards
 
 import org.scalatest.funsuite.AnyFunSuite
+
+import io.colsem.jar.BuildInfo
 
 class VersionGuardSuite extends AnyFunSuite {
   private val built = BuildInfo("0.1.0", "4.3.0", "4.3", "2.13", ">=4.3.0,<4.4")

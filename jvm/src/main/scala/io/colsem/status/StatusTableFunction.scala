@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.status
 
 import org.apache.spark.sql.catalyst.expressions.AttributeReference
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan}
@@ -7,6 +7,10 @@ import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.StringType
 import org.apache.spark.unsafe.types.UTF8String
 
+import io.colsem.errors.ColsemErrors
+import io.colsem.guards.VersionGuard
+import io.colsem.jar.BuildInfo
+import io.colsem.settings.ColsemConf
 import io.colsem.shims.SparkShims
 
 /**

@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.vocabulary
 
 import java.util.Locale
 import java.util.concurrent.ConcurrentHashMap

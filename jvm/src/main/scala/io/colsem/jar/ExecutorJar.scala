@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.jar
 
 import java.io.File
 import java.net.URI
@@ -6,6 +6,8 @@ import java.util.{Collections, WeakHashMap}
 
 import org.apache.spark.SparkContext
 import org.apache.spark.internal.Logging
+
+import io.colsem.errors.ColsemErrors
 
 /**
  * Makes colsem's classes loadable on a cluster's executors before a query runs colsem code in its

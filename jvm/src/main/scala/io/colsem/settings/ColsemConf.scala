@@ -1,10 +1,12 @@
-package io.colsem
+package io.colsem.settings
 
 import java.util.Locale
 
 import scala.util.Try
 
 import org.apache.spark.sql.internal.SQLConf
+
+import io.colsem.errors.ColsemErrors
 
 /**
  * One typed `spark.colsem.*` key. A bad value fails the next query the user runs, with an error

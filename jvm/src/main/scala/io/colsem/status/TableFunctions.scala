@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.status
 
 import org.apache.spark.sql.catalyst.FunctionIdentifier
 import org.apache.spark.sql.catalyst.expressions.{Expression, ExpressionInfo}

@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.vocabulary
 
 import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
 

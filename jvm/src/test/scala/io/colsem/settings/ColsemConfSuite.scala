@@ -1,4 +1,4 @@
-package io.colsem
+package io.colsem.settings
 
 import org.apache.spark.sql.AnalysisException
 import org.apache.spark.sql.internal.SQLConf
