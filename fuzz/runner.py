@@ -26,26 +26,19 @@ import pyspark
 from sparkpipe import client as pipe
 
 from . import data
-from .query import (
-    Col,
-    Core,
-    Generator,
-    GroupingSets,
-    Query,
-    SetOp,
-    SubRef,
-    TableRef,
+from .facts import (
     duck_compatible,
     explicit_names,
     has_lateral,
     has_star,
     out_of_scope_reads,
-    render,
     shapes,
     sqlite_names,
-    walk,
 )
+from .generator import Generator
+from .render import render
 from .shrink import alias_all, shrink
+from .tree import Col, Core, GroupingSets, Query, SetOp, SubRef, TableRef, walk
 from .values import canon_row
 
 ROOT = Path(__file__).resolve().parent.parent

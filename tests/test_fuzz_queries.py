@@ -19,7 +19,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fuzz.query import Generator, render  # noqa: E402
+from fuzz.generator import Generator  # noqa: E402
+from fuzz.render import render  # noqa: E402
 
 # Line-independent (CI runs it on the default line only): the generator's text, no Spark.
 pytestmark = pytest.mark.once
