@@ -7,7 +7,7 @@ installed in this Python when it is that version; the colsem cache (``$COLSEM_CA
 ``~/.cache/colsem``); else pyspark is downloaded from PyPI with pip into that cache once (a few
 hundred MB a line) and only its ``jars`` folder is kept.
 
-``python python/spark_jars.py LINE`` prints (and fetches) one line's folder; build.sbt runs it.
+``python buildtools/spark_jars.py LINE`` prints (and fetches) one line's folder; build.sbt runs it.
 """
 
 from __future__ import annotations

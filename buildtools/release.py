@@ -7,7 +7,7 @@ PyPI, Maven Central and a user meet them (docs/releasing.md).
   * ``maven/``, a Maven repository with one bundle per Spark line in
     ``io/github/colsem/colsem-spark-<line>_<scala>/<version>/``: the jar (the one the wheel
     carries), ``-sources.jar``, ``-javadoc.jar`` (scaladoc), the POM, and an ``.md5`` and ``.sha1``
-    of each, as Maven Central takes them (``python/maven_bundle.py``'s :func:`publish_bundle`).
+    of each, as Maven Central takes them (``buildtools/maven_bundle.py``'s :func:`publish_bundle`).
 
 ``check`` runs, in order: ``dist_problems.py`` (the version everywhere against
 ``jvm/versions.properties``, each POM's Maven Central elements and coordinates, each bundle's files

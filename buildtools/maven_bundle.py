@@ -2,7 +2,7 @@
 (sbt's ``makePom`` returns it too), and for Maven Central's bundle the ``-sources`` and
 ``-javadoc`` (scaladoc) jars and an ``.md5`` and ``.sha1`` of each file.
 
-``make smoke`` runs ``python python/maven_bundle.py --publish-m2 REPO --line L`` (what ``sbt
+``make smoke`` runs ``python buildtools/maven_bundle.py --publish-m2 REPO --line L`` (what ``sbt
 publishM2`` publishes, without compiling the line a second time); build.sbt runs ``--pom L``;
 ``make dist`` calls :func:`publish_bundle` through ``release.py``.
 """

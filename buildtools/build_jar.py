@@ -5,7 +5,7 @@ Line L compiles ``jvm/src/main/scala`` plus the folders ``line.L.shims`` names u
 options build.sbt reads too) and the Scala compiler and Spark jars of pyspark
 ``line.L.spark.version`` (``spark_jars.py`` finds them). No sbt, no Maven. A jar whose recorded
 source fingerprint matches the sources is reused. The hatch build hook (``hatch_hooks.py``) and
-``make jar`` (``python python/build_jar.py [--line L ...]``) call :func:`build_jars`.
+``make jar`` (``python buildtools/build_jar.py [--line L ...]``) call :func:`build_jars`.
 
 Default lines: every line in ``lines=`` (a wheel carries them all). ``--line`` (repeatable, or
 comma separated) builds fewer, e.g. ``--line 4.3`` for a quick local rebuild.

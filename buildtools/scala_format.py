@@ -1,7 +1,7 @@
 """The Scala sources' formatter: scalafmt with the repository's ``.scalafmt.conf``.
 
-    python python/scala_format.py           rewrite every Scala source in place (``make fmt``)
-    python python/scala_format.py --check   list each file scalafmt would change and each line over
+    python buildtools/scala_format.py           rewrite every Scala source in place (``make fmt``)
+    python buildtools/scala_format.py --check   list each file scalafmt would change and each line over
                                             100 columns, and fail on any (``make lint``)
 
 The sources are every ``*.scala`` under ``jvm/src`` (main, test and every shim folder) and
