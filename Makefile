@@ -208,7 +208,7 @@ fmt: venv java
 # The fast loop while changing a rule: lint, then the import graph, the corpus harness's
 # classification, every golden file and the bad-input errors, in one pytest process (one Spark
 # session).
-CHECK_TESTS := tests/test_layers.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
+CHECK_TESTS := tests/test_layers.py tests/test_tree.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
   tests/test_bad_input.py
 check: lint venv-test install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"

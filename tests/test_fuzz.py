@@ -287,7 +287,8 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     and that answer is compared. A query with the same answer stands in for it."""
     import collections
 
-    from fuzz.runner import ORACLES, Fuzzer, parse_args
+    from fuzz.cases import ORACLES
+    from fuzz.runner import Fuzzer, parse_args
     from fuzz.tree import DT, Cast, Func
 
     fuzzer = Fuzzer(parse_args(["--workdir", str(tmp_path)]))
@@ -319,7 +320,7 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
         }
     }
     stats = {o: collections.Counter() for o in ORACLES}
-    checked = fuzzer.recheck_reference(case, {"c": colsem_answer, "v": stale}, stats)
+    checked = fuzzer.checks.recheck_reference(case, {"c": colsem_answer, "v": stale}, stats)
     assert (checked["v"]["schema"], checked["v"]["rows"]) == (
         colsem_answer["schema"],
         colsem_answer["rows"],
@@ -328,7 +329,7 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     assert fuzzer.evaluate(case, {"c": colsem_answer, "v": stale}, count=False) == []
     # colsem failing as well is compared as it is: error classes, no JVM started.
     both = {"c": {"error": {"class": "SparkException", "state": None, "message": "x"}}, "v": stale}
-    assert fuzzer.recheck_reference(case, both, stats) is both
+    assert fuzzer.checks.recheck_reference(case, both, stats) is both
     assert stats["vanilla"]["reference_rechecked"] == 1
 
 
@@ -336,7 +337,7 @@ def test_grouping_sets_over_a_using_join_column_is_spark_s_own_refusal():
     """Seed 24's query 607, shrunk: colsem answers [(1, 1.0), (NULL, 1.0)]; vanilla Spark refuses
     its inlined form, and the form without any alias, since CUBE reads the column USING hides on
     the right side. The inline oracle counts that apart, and nothing else of its kind."""
-    from fuzz.runner import refused_for_sets_over_using
+    from fuzz.oracles import refused_for_sets_over_using
     from fuzz.tree import Join, SubRef
 
     def query(group: list) -> Query:
@@ -370,7 +371,7 @@ def test_the_dialect_oracle_reads_sqlite_names_against_the_written_items():
     """Under mysql and sqlite an item reading a lateral alias was named by the whole statement;
     the dialects oracle now checks each sqlite name against the item's rendered text."""
     from fuzz.facts import sqlite_names
-    from fuzz.runner import names_as_written
+    from fuzz.oracles import names_as_written
     from fuzz.tree import StarItem
 
     q = Query(
