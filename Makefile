@@ -22,13 +22,13 @@ SBT_VERSION := $(call version,sbt.version)
 # Where publish-local publishes (and the --packages test resolves from); M2=/tmp/m2 keeps it private.
 M2 ?= $(HOME)/.m2/repository
 SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
-# COLSEM_PYTHON: the Python build.sbt runs python/spark_jars.py with to find each line's Spark jars
-# and python/maven_bundle.py with for the POM it publishes.
+# COLSEM_PYTHON: the Python build.sbt runs buildtools/spark_jars.py with to find each line's Spark jars
+# and buildtools/maven_bundle.py with for the POM it publishes.
 # $(call sbt,<line>[,<JVM options>]): sbt for that line (build.sbt reads -Dcolsem.line).
 sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) $(2) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
-SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
+SOURCES := $(shell find jvm/src python buildtools -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
 PYTEST_ARGS ?=
 # The formatter, linter and type checker `make lint` runs, pinned so a new release's rules never
 # fail a build that passed (settings in pyproject.toml's [tool.ruff] and [tool.mypy]).
@@ -124,11 +124,11 @@ venv: $(VENV)/.deps-run $(VENV)/.deps-test $(VENV)/.deps-dev
 
 # Every line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
 jar: venv-run
-	$(PY) python/build_jar.py $(JAR_ARGS)
+	$(PY) buildtools/build_jar.py $(JAR_ARGS)
 
 # Installs the package the way a user's `pip install .` does (the build hook compiles the jars;
 # each line's Spark jars come from the installed pyspark or ~/.cache/colsem). `install` compiles
-# only the running line's jar (COLSEM_JAR_LINES, python/hatch_hooks.py; jars of other lines built
+# only the running line's jar (COLSEM_JAR_LINES, buildtools/hatch_hooks.py; jars of other lines built
 # before stay in the package): what the demo and `make test` run. `install-all` compiles every
 # line's, as a user's `pip install .` and a release do: what `make test-long` checks.
 PIP_INSTALL_TREE = $(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
@@ -149,15 +149,15 @@ wheel: venv
 
 # dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each
 # line's bundle for Maven Central (jar, -sources, -javadoc, POM, .md5/.sha1), all of version
-# colsem.version (python/release.py; uploading them is docs/releasing.md).
+# colsem.version (buildtools/release.py; uploading them is docs/releasing.md).
 dist: venv
-	$(PY) python/release.py build
+	$(PY) buildtools/release.py build
 
 # What a user meets: twine check --strict, every POM and bundle, then the smoke suite run in a
 # fresh venv (build/dist-venv: pyspark from PyPI, colsem from dist/ only) on that installed wheel,
 # with spark-submit --packages resolving from dist/maven.
 dist-check: dist
-	$(PY) python/release.py check --workers $(PYTEST_WORKERS)
+	$(PY) buildtools/release.py check --workers $(PYTEST_WORKERS)
 
 $(SBT_LAUNCHER):
 	@echo "==> fetching sbt launcher $(SBT_VERSION) from Maven Central"
@@ -198,17 +198,17 @@ lint: venv java
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	@echo "==> scalafmt --list and 100 columns over the Scala sources (python/scala_format.py)"
-	$(PY) python/scala_format.py --check
+	@echo "==> scalafmt --list and 100 columns over the Scala sources (buildtools/scala_format.py)"
+	$(PY) buildtools/scala_format.py --check
 
 # Rewrites every Scala source with scalafmt (.scalafmt.conf's pinned version, from Maven Central).
 fmt: venv java
-	$(PY) python/scala_format.py
+	$(PY) buildtools/scala_format.py
 
 # The fast loop while changing a rule: lint, then the import graph, the corpus harness's
 # classification, every golden file and the bad-input errors, in one pytest process (one Spark
 # session).
-CHECK_TESTS := tests/test_layers.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
+CHECK_TESTS := tests/test_layers.py tests/test_tree.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
   tests/test_bad_input.py
 check: lint venv-test install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"
@@ -238,7 +238,7 @@ PACKAGE_JAR = $$(ls python/colsem/jars/colsem-spark-$(SPARK)_*.jar)
 define scalatest_on_the_package_jar
 	@echo "==> sbt test on Spark $(SPARK), on the package's jar (first run downloads sbt and ScalaTest)"
 	$(call sbt,$(SPARK),-Dcolsem.testedJar=$(PACKAGE_JAR)) test
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 endef
 test: venv-test install sbt
 	$(scalatest_on_the_package_jar)
@@ -246,7 +246,7 @@ test: venv-test install sbt
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_CORE)" $(PYTEST_ARGS)
 
 test-long: venv install-all
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LONG)"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LONG)" $(PYTEST_ARGS)
 
@@ -263,13 +263,13 @@ tiers: venv-test install
 # The smoke suite on line SPARK: puts the jar the package carries, with its POM, into the local
 # Maven repository (for --packages; sbt would compile the line again), then SMOKE_TESTS.
 smoke: venv-test install
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
 
 # The wide suite on line SPARK: as `smoke`, with WIDE_TESTS.
 wide: venv-test install
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> wide suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(WIDE_TESTS) $(PYTEST_ARGS)
 

@@ -261,9 +261,9 @@ def test_make_publish_local_publishes_every_line():
 def test_make_smoke_runs_the_smoke_selection():
     out = make_dry_run("smoke", "SPARK=4.2").stdout
     # The jar the package carries goes to Maven as it is: no second compile by sbt.
-    assert ".venv-4.2/bin/python python/maven_bundle.py --line 4.2 --publish-m2 " in out
+    assert ".venv-4.2/bin/python buildtools/maven_bundle.py --line 4.2 --publish-m2 " in out
     assert "publishM2" not in out
-    # One smoke list: make smoke runs the ids `make dist-check` (python/release.py) reads.
+    # One smoke list: make smoke runs the ids `make dist-check` (buildtools/release.py) reads.
     smoke = " ".join(f"'{test}'" for test in release.smoke_tests())
     assert f".venv-4.2/bin/python -m pytest -n 2 --dist loadfile --durations=15 {smoke} \n" in out
 
@@ -418,8 +418,8 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
     probe = compile_scala(
         [
             TESTS / "extensions" / "GuardProbe.scala",
-            main / "BuildInfo.scala",
-            main / "VersionGuard.scala",
+            main / "jar" / "BuildInfo.scala",
+            main / "guards" / "VersionGuard.scala",
         ],
         jars,
         tmp_path / "guard-probe.jar",
