@@ -232,6 +232,19 @@ TIER_LINE := not long and not once and not formats
 # corpus slice, 3.5's sessions of the other Scala line).
 LINE_ALSO ?=
 LINE_SELECTION = $(if $(LINE_ALSO),($(TIER_LINE)) or ($(LINE_ALSO)),$(TIER_LINE))
+# The files `make test-line` runs on a line other than the default one: the wide suite's, the
+# checks that default settings stay vanilla's and that bad input and writes fail as they should,
+# the lateral-alias suite, and the ways in that differ on that line (LINE_TESTS_<line>: 3.5's own
+# registration and parser path through spark-submit, the Thrift server and `spark-sql`, its
+# Connect server from Maven; pipelines' first line and its local Connect on 4.1). The default
+# line's `make test` runs every file; the Python-only ones (`colsem sql`'s writers, the docs'
+# response examples, the naming engines' names) are the same code on every line.
+LINE_TESTS_3.5 := tests/test_ways_in.py tests/test_servers.py tests/test_connect_server.py \
+  tests/test_version_matrix.py
+LINE_TESTS_4.1 := tests/test_pipelines.py tests/test_connect_local.py tests/test_connect_server.py \
+  tests/test_peer.py
+LINE_TESTS = $(WIDE_TESTS) tests/test_conservative.py tests/test_data_safety.py tests/test_bad_input.py \
+  tests/test_guards.py tests/test_lateral_alias.py $(LINE_TESTS_$(SPARK))
 # ScalaTest runs on the package's jar (build.sbt's colsem.testedJar: no second compile of the main
 # sources), and that jar goes to the local Maven repository for `--packages`, as `make smoke` does.
 PACKAGE_JAR = $$(ls python/colsem/jars/colsem-spark-$(SPARK)_*.jar)
@@ -253,12 +266,12 @@ test-long: venv install-all
 test-line: venv-test install sbt
 	$(scalatest_on_the_package_jar)
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(LINE_SELECTION)"
-	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(LINE_SELECTION)" $(PYTEST_ARGS)
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(LINE_SELECTION)" $(LINE_TESTS) $(PYTEST_ARGS)
 
 # Which tier runs each test: pytest's collection of each tier on line SPARK, counted per file
 # (no Spark started), then the totals. A test in no tier would be a test CI never runs.
 tiers: venv-test install
-	@$(PY) tests/tiers.py --core "$(TIER_CORE)" --long "$(TIER_LONG)" --line "$(TIER_LINE)"
+	@$(PY) tests/tiers.py --core "$(TIER_CORE)" --long "$(TIER_LONG)" --line "$(TIER_LINE)" --line-files "$(LINE_TESTS)"
 
 # The smoke suite on line SPARK: puts the jar the package carries, with its POM, into the local
 # Maven repository (for --packages; sbt would compile the line again), then SMOKE_TESTS.

@@ -248,6 +248,10 @@ def test_make_tiers_select_by_marker_and_build_what_they_run():
     assert '-m "not long and not once and not formats"' in line
     also = make_dry_run("test-line", "SPARK=4.2", "LINE_ALSO=corpus").stdout
     assert '-m "(not long and not once and not formats) or (corpus)"' in also
+    # A line's own files beside the wide suite's: 3.5's ways in, none on 4.2.
+    assert "tests/test_golden.py" in line and "tests/test_ways_in.py" not in line
+    older = make_dry_run("test-line", "SPARK=3.5").stdout
+    assert "tests/test_golden.py" in older and "tests/test_ways_in.py" in older
     long = make_dry_run("test-long", "SPARK=4.2").stdout
     assert "COLSEM_JAR_LINES" not in long and ".venv-4.2/bin/python -m pip install" in long
     assert '-m "long"' in long
