@@ -51,7 +51,7 @@ WIDE_TESTS := tests/test_spark_internals.py tests/test_golden.py tests/test_late
   tests/test_star.py tests/test_naming.py tests/test_respond.py tests/test_invariants.py \
   tests/test_streaming.py tests/test_star_matrix.py
 
-.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats formats-venv demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line scalatest pytest-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats formats-venv demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           pyspark and colsem (this line's jar) into .venv, then a demo of every feature"
@@ -234,7 +234,7 @@ LINE_ALSO ?=
 LINE_SELECTION = $(if $(LINE_ALSO),($(TIER_LINE)) or ($(LINE_ALSO)),$(TIER_LINE))
 # The files `make test-line` runs on a line other than the default one: the wide suite's, the
 # checks that default settings stay vanilla's and that bad input and writes fail as they should,
-# the lateral-alias suite, and the ways in that differ on that line (LINE_TESTS_<line>: 3.5's own
+# and the ways in that differ on that line (LINE_TESTS_<line>: 3.5's own
 # registration and parser path through spark-submit, the Thrift server and `spark-sql`, its
 # Connect server from Maven; pipelines' first line and its local Connect on 4.1). The default
 # line's `make test` runs every file; the Python-only ones (`colsem sql`'s writers, the docs'
@@ -244,7 +244,7 @@ LINE_TESTS_3.5 := tests/test_ways_in.py tests/test_servers.py tests/test_connect
 LINE_TESTS_4.1 := tests/test_pipelines.py tests/test_connect_local.py tests/test_connect_server.py \
   tests/test_peer.py
 LINE_TESTS = $(WIDE_TESTS) tests/test_conservative.py tests/test_data_safety.py tests/test_bad_input.py \
-  tests/test_guards.py tests/test_lateral_alias.py $(LINE_TESTS_$(SPARK))
+  tests/test_guards.py $(LINE_TESTS_$(SPARK))
 # ScalaTest runs on the package's jar (build.sbt's colsem.testedJar: no second compile of the main
 # sources), and that jar goes to the local Maven repository for `--packages`, as `make smoke` does.
 PACKAGE_JAR = $$(ls python/colsem/jars/colsem-spark-$(SPARK)_*.jar)
@@ -263,8 +263,11 @@ test-long: venv install-all
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LONG)"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LONG)" $(PYTEST_ARGS)
 
-test-line: venv-test install sbt
+# `make test-line` in its two halves (CI runs two lines' pytest halves side by side).
+scalatest: venv-test install sbt
 	$(scalatest_on_the_package_jar)
+test-line: scalatest pytest-line
+pytest-line: venv-test install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(LINE_SELECTION)"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(LINE_SELECTION)" $(LINE_TESTS) $(PYTEST_ARGS)
 

@@ -341,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             raise SystemExit(f"unknown engine {engine!r}: sqlite, postgres or mariadb")
         path = GOLDEN / f"{engine}.json"
-        path.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+        # Written beside and moved into place: CI records while the tests read these files.
+        written = path.with_suffix(".json.new")
+        written.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+        written.replace(path)
         accepted = sum(1 for r in record["results"] if "name" in r)
         print(
             f"{engine} ({record['version']}): {accepted}/{len(ITEMS)} items accepted -> {path} "
