@@ -205,9 +205,7 @@ CLASSIFIED = {
 def test_every_single_pass_key_is_classified(spark):
     sqlconf = getattr(spark._jvm.org.apache.spark.sql.internal, "SQLConf$").__getattr__("MODULE$")
     entries = sqlconf.getConfigEntries().toArray()
-    keys = sorted(
-        str(e.key())[len(PREFIX) :] for e in entries if str(e.key()).startswith(PREFIX)
-    )
+    keys = sorted(str(e.key())[len(PREFIX) :] for e in entries if str(e.key()).startswith(PREFIX))
     assert keys, "SQLConf registers no single-pass resolver key"
     assert [k for k in keys if k not in CLASSIFIED] == []
 

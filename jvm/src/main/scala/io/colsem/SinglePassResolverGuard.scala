@@ -28,8 +28,9 @@ class SinglePassResolverGuard(session: SparkSession) extends (LogicalPlan => Uni
     val conf = session.sessionState.conf
     SinglePassMode.of(conf) match {
       case SinglePassMode.Off =>
-      case mode if ColsemConf.isEnabled(conf) && SparkShims.checkingSinglePassResult() &&
-          UserQueries.isUserQuery(plan) =>
+      case mode
+          if ColsemConf.isEnabled(conf) && SparkShims.checkingSinglePassResult() &&
+            UserQueries.isUserQuery(plan) =>
         // Back after a RESET: the next query goes to the fixed-point analyzer at once.
         SinglePassResolverGuard.overrideEnvironment(conf)
         refuse(mode, ColsemConf.SinglePassResolverPolicy.readFrom(conf))
@@ -48,7 +49,8 @@ class SinglePassResolverGuard(session: SparkSession) extends (LogicalPlan => Uni
       throw ColsemErrors.singlePassResolverActive(on.key, on.source.describe, on.turnOff)
     case other =>
       if (toldFallBack.compareAndSet(false, true)) {
-        logInfo(s"Spark's single-pass resolver is on (${other.trigger.map(_.describe).mkString}); " +
+        val on = other.trigger.map(_.describe).mkString
+        logInfo(s"Spark's single-pass resolver is on ($on); " +
           "colsem sends the queries it resolves back to the fixed-point analyzer, where " +
           "colsem's rules run (logged once per session).")
       }
