@@ -39,5 +39,5 @@ def _status_on_the_jvm(spark: SparkSession, refused: Exception) -> dict[str, str
     jvm = getattr(spark, "_jvm", None)
     if jvm is None:
         raise refused
-    rows = jvm.io.colsem.StatusTableFunction.rowsOf(spark._jsparkSession)
+    rows = jvm.io.colsem.status.StatusTableFunction.rowsOf(spark._jsparkSession)
     return {str(k): str(rows[k]) for k in rows.keySet()}
