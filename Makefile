@@ -49,9 +49,9 @@ SMOKE_TESTS := $(foreach test,$(shell sed -e '/^\#/d' -e '/^$$/d' tests/smoke_te
 # the same Python code on every line, and the lines whose Connect and pipelines differ.
 WIDE_TESTS := tests/test_spark_internals.py tests/test_golden.py tests/test_lateral_alias_shapes.py \
   tests/test_star.py tests/test_naming.py tests/test_respond.py tests/test_invariants.py \
-  tests/test_streaming.py tests/test_star_matrix.py
+  tests/test_streaming.py tests/test_star_matrix.py tests/test_single_pass.py
 
-.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line scalatest pytest-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats formats-venv demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line scalatest pytest-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats formats-venv demo bench naming-golden golden golden-single-pass fuzz peer clean
 
 help:
 	@echo "make demo           pyspark and colsem (this line's jar) into .venv, then a demo of every feature"
@@ -71,6 +71,7 @@ help:
 	@echo "                    responses and invariants suites on line L"
 	@echo "make formats        star strategies on real Delta Lake and Iceberg tables (Spark $(FORMATS_LINE))"
 	@echo "make golden         rewrite tests/sql/results and analyzer-results on SPARK's line (review the diff)"
+	@echo "make golden-single-pass  the golden files with Spark's tentative single-pass mode on from the environment"
 	@echo "make fuzz           differential fuzzer (FUZZ_ARGS=\"--seed N --count N --seconds N\")"
 	@echo "make peer           Spark's own SQL test corpus, vanilla vs colsem (PEER_ARGS=\"--settings default\","
 	@echo "                    \"--slice ci\", \"--files 'group-by*,window*'\"); report in peer/results/<line>.md"
@@ -185,6 +186,13 @@ publish-line: venv-run sbt
 # the default line's files, or results/<line>/ where another line differs (tests/golden.py).
 golden: venv-test install
 	COLSEM_GOLDEN_REGENERATE=1 $(PY) -m pytest tests/test_golden.py -q -p no:cacheprovider
+
+# Every golden file with Spark's tentative single-pass mode on from the environment, as a platform
+# sets it (docs/versions.md, "The single-pass resolver"): a Spark release that changes the modes
+# fails here, not on a user.
+golden-single-pass: venv-test install
+	@echo "==> golden files on Spark $(SPARK) with SPARK_SINGLE_PASS_ANALYZER_ENABLED_TENTATIVELY=true"
+	SPARK_SINGLE_PASS_ANALYZER_ENABLED_TENTATIVELY=true $(PY) -m pytest tests/test_golden.py -q -p no:cacheprovider $(PYTEST_ARGS)
 
 pytest: venv-test install
 	@echo "==> pytest on Spark $(SPARK) ($(VENV))"

@@ -18,8 +18,10 @@ def status(spark: SparkSession) -> dict[str, str]:
         rows = spark.sql("SELECT key, value FROM colsem_status()").collect()
     except AnalysisException as exc:
         # getCondition() since PySpark 4.0; getErrorClass() on 3.5.
-        condition = getattr(exc, "getCondition", None) or exc.getErrorClass
-        if condition() != "UNRESOLVABLE_TABLE_VALUED_FUNCTION":
+        condition = (getattr(exc, "getCondition", None) or exc.getErrorClass)()
+        if condition == "UNSUPPORTED_SINGLE_PASS_ANALYZER_FEATURE":
+            return _status_on_the_jvm(spark, exc)
+        if condition != "UNRESOLVABLE_TABLE_VALUED_FUNCTION":
             raise
         return {
             "active": "false",
@@ -28,3 +30,14 @@ def status(spark: SparkSession) -> dict[str, str]:
             "colsem.configure(builder) before the first session).",
         }
     return {row["key"]: row["value"] for row in rows}
+
+
+def _status_on_the_jvm(spark: SparkSession, refused: Exception) -> dict[str, str]:
+    """The same rows straight from the driver's JVM, where Spark's forced single-pass analyzer
+    refuses the table function (it supports none and has no fall-back). A Spark Connect client
+    has no JVM to ask: it gets Spark's error."""
+    jvm = getattr(spark, "_jvm", None)
+    if jvm is None:
+        raise refused
+    rows = jvm.io.colsem.status.StatusTableFunction.rowsOf(spark._jsparkSession)
+    return {str(k): str(rows[k]) for k in rows.keySet()}

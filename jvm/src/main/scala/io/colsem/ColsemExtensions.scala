@@ -102,8 +102,14 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Delta's merge API resolves its MERGE outside the analyzer and shows only the finished
     // command to the checks: there, no insert may fill a hidden column a * left out with NULL.
     extensions.injectCheckRule(_ => star.ProtectHiddenColumnsOnDeltaMerge)
-    // The single-pass analyzer would skip colsem's rules silently; say so.
-    extensions.injectCheckRule(session => new SinglePassResolverGuard(session))
+    // Spark's single-pass analyzer runs none of the rules above: its queries go back to the
+    // fixed-point analyzer where Spark has a fall-back, and are refused where it has none.
+    // (Built with the session's analyzer, before its first query: a mode the environment turned
+    // on is set off here.)
+    extensions.injectCheckRule { session =>
+      SinglePassResolverGuard.overrideEnvironment(session.sessionState.conf)
+      new SinglePassResolverGuard(session)
+    }
     // Schema invariants 1 and 2 on the analyzed plan, which the later checks compare against.
     extensions.injectCheckRule(session => new invariants.CheckAnalyzedSchema(session))
     // Invariant 5: planning starts with ReturnAnswer(optimized plan), the first whole view of it.

@@ -43,8 +43,12 @@ object ColsemErrors {
         "suggestion" -> suggestion.map(s => s" Did you mean '$s'?").getOrElse(""),
         "knownKeys" -> knownKeys.mkString(", ")))
 
-  def singlePassResolverActive(): AnalysisException =
-    error("COLSEM_SINGLE_PASS_RESOLVER", Map.empty)
+  /** The single-pass resolver would answer without colsem's rules: `key` turned it on, its value
+   *  came from `source` (setting, environment, default), `turnOff` says how to turn it off. */
+  def singlePassResolverActive(key: String, source: String, turnOff: String): AnalysisException =
+    error(
+      "COLSEM_SINGLE_PASS_RESOLVER",
+      Map("key" -> key, "source" -> source, "turnOff" -> turnOff))
 
   /**
    * Spark's own AMBIGUOUS_LATERAL_COLUMN_ALIAS error (class, SQLSTATE and parameters as its native

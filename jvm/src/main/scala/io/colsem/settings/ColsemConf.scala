@@ -96,11 +96,12 @@ object ColsemConf {
   val SinglePassResolverPolicy: ColsemConfEntry[String] = choice(
     "spark.colsem.singlePassResolver.policy",
     Seq("warn", "error"),
-    default = "warn",
-    "What to do when Spark's experimental single-pass analyzer " +
-      "(spark.sql.analyzer.singlePassResolver.enabled) is on: it skips the resolution rules " +
-      "colsem injects. 'warn' logs one warning per session; 'error' fails each query with " +
-      "COLSEM_SINGLE_PASS_RESOLVER.")
+    default = "error",
+    "What to do when Spark's single-pass analyzer is forced on " +
+      "(spark.sql.analyzer.singlePassResolver.enabled): it skips the rules colsem injects and " +
+      "has no fall-back. 'error' fails each query with COLSEM_SINGLE_PASS_RESOLVER; 'warn' logs " +
+      "one warning per session and lets Spark answer without colsem. Tentative mode and dual " +
+      "runs need neither: colsem sends their queries back to the fixed-point analyzer.")
 
   val LateralAliasEnabled: ColsemConfEntry[Boolean] = boolean(
     "spark.colsem.lateralAlias.enabled",

@@ -10,8 +10,9 @@ import io.colsem.vocabulary.UserQueries
 
 /**
  * Check rule: every `spark.colsem.*` value set in the session parses, and every such key exists.
- * Runs once per analyzed query (under both of Spark's analyzers), so a typo fails the first query
- * instead of silently leaving a feature at its default. Costs a scan of the set keys.
+ * Runs once per query the fixed-point analyzer checks, and on Spark 4.1+ also per query the
+ * single-pass one resolves (Spark 4.0's runs no check rule: docs/versions.md), so a typo fails the
+ * first query instead of silently leaving a feature at its default. Costs a scan of the set keys.
  */
 class ValidateColsemConf(session: SparkSession) extends (LogicalPlan => Unit) {
 

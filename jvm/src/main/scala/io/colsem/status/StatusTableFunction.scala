@@ -8,7 +8,7 @@ import org.apache.spark.sql.types.StringType
 import org.apache.spark.unsafe.types.UTF8String
 
 import io.colsem.errors.ColsemErrors
-import io.colsem.guards.VersionGuard
+import io.colsem.guards.{SinglePassMode, SinglePassResolverGuard, VersionGuard}
 import io.colsem.jar.BuildInfo
 import io.colsem.settings.ColsemConf
 import io.colsem.shims.SparkShims
@@ -33,9 +33,12 @@ object StatusTableFunction {
     plan(SQLConf.get)
   }
 
-  /** The (key, value) rows, settings shown as the raw value set or the default. */
+  /** The (key, value) rows, settings shown as the raw value set or the default; Spark's
+   *  single-pass resolver keys as SQLConf resolves them (defaults from the environment included),
+   *  the mode they select, what turned it on and what colsem does about it. */
   def rows(conf: SQLConf): Seq[(String, String)] = {
     val built = BuildInfo.current
+    val mode = SinglePassMode.of(conf)
     Seq(
       "active" -> "true",
       "version" -> built.colsemVersion,
@@ -43,8 +46,25 @@ object StatusTableFunction {
       "built_for_scala" -> built.scalaBinary,
       "running_spark" -> VersionGuard.runningSpark,
       "running_scala" -> VersionGuard.runningScala,
-      "single_pass_resolver" -> SparkShims.singlePassResolverEnabled(conf).toString) ++
-      ColsemConf.all.map(e => e.key -> conf.getConfString(e.key, e.defaultString))
+      "single_pass_resolver" -> mode.name,
+      "single_pass_resolver.trigger" -> mode.trigger.map(_.describe).getOrElse(""),
+      "single_pass_resolver.environment" -> Seq(
+        SinglePassMode.TentativeKey,
+        SinglePassMode.DualRunKey).flatMap(SinglePassMode.environmentOf).mkString(", "),
+      "single_pass_resolver.colsem" -> SinglePassResolverGuard.action(
+        mode,
+        ColsemConf.SinglePassResolverPolicy.readFrom(conf))) ++
+      ColsemConf.all.map(e => e.key -> conf.getConfString(e.key, e.defaultString)) ++
+      SinglePassMode.Keys.flatMap(k => SinglePassMode.effectiveValue(conf, k).map(k -> _))
+  }
+
+  /** The rows for a caller on the JVM (PySpark through py4j), where Spark refuses the table
+   *  function: its single-pass resolver supports no table function, and forced mode has no
+   *  fall-back. */
+  def rowsOf(session: org.apache.spark.sql.SparkSession): java.util.Map[String, String] = {
+    val out = new java.util.LinkedHashMap[String, String]()
+    rows(session.sessionState.conf).foreach { case (k, v) => out.put(k, v) }
+    out
   }
 
   private def plan(conf: SQLConf): LogicalPlan = {

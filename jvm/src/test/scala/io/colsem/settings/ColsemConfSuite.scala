@@ -17,15 +17,15 @@ class ColsemConfSuite extends AnyFunSuite {
   test("unset keys read as their defaults") {
     val conf = new SQLConf
     assert(ColsemConf.Enabled.readFrom(conf) === true)
-    assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "warn")
+    assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "error")
   }
 
   test("values parse case-insensitively and trimmed") {
     val conf = confWith(
       "spark.colsem.enabled" -> " FALSE ",
-      "spark.colsem.singlePassResolver.policy" -> "Error")
+      "spark.colsem.singlePassResolver.policy" -> " Warn")
     assert(ColsemConf.Enabled.readFrom(conf) === false)
-    assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "error")
+    assert(ColsemConf.SinglePassResolverPolicy.readFrom(conf) === "warn")
   }
 
   test("an invalid value names the key, the value and the allowed values") {
@@ -39,7 +39,7 @@ class ColsemConfSuite extends AnyFunSuite {
     assert(e.getMessage === "[COLSEM_INVALID_CONF_VALUE] The value 'loud' of the config " +
       "'spark.colsem.singlePassResolver.policy' is invalid. Allowed values: warn, error. Set an " +
       "allowed value (SET spark.colsem.singlePassResolver.policy=...) or unset it (RESET " +
-      "spark.colsem.singlePassResolver.policy) to get the default 'warn'. SQLSTATE: 22022")
+      "spark.colsem.singlePassResolver.policy) to get the default 'error'. SQLSTATE: 22022")
   }
 
   test("rules read an invalid value as the default; only validate reports it") {

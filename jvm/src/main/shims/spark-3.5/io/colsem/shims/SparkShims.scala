@@ -7,7 +7,6 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.internal.SQLConf
 
 /**
  * Everything whose Spark API differs between Spark lines sits behind this object; one copy per
@@ -24,7 +23,11 @@ object SparkShims extends SharedShims {
   def isVariableReference(e: Expression): Boolean = false
 
   /** Spark 3.5 has only the fixed-point analyzer, where injected resolution rules run. */
-  def singlePassResolverEnabled(conf: SQLConf): Boolean = false
+  def checkingSinglePassResult(): Boolean = false
+
+  /** Never called on Spark 3.5, which has no single-pass resolver to decline a query. */
+  def unsupportedBySinglePassResolver(reason: String): Exception =
+    new IllegalStateException(reason)
 
   /** Spark 3.5 parses no WITHIN GROUP clause into UnresolvedFunction. */
   def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = Nil

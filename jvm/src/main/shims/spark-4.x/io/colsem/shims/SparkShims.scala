@@ -27,14 +27,31 @@ object SparkShims extends SharedShims {
   def isVariableReference(e: Expression): Boolean =
     e.isInstanceOf[org.apache.spark.sql.catalyst.expressions.VariableReference]
 
-  private val SinglePassResolverKeys = Seq(
-    "spark.sql.analyzer.singlePassResolver.enabled",
-    "spark.sql.analyzer.singlePassResolver.enabledTentatively")
+  /** The class through which Spark 4.1+'s single-pass resolver runs the check rules, before it
+   *  marks its plan (`ResolverRunner.SINGLE_PASS_ANALYSIS_MARKER`, set only after the checks). */
+  val SinglePassChecks = "org.apache.spark.sql.catalyst.analysis.resolver.ResolutionCheckRunner"
 
-  /** True when Spark 4's single-pass analyzer may resolve queries instead of the fixed-point one
-   *  (where injected resolution rules run). */
-  def singlePassResolverEnabled(conf: SQLConf): Boolean =
-    SinglePassResolverKeys.exists(k => conf.getConfString(k, "false").trim.equalsIgnoreCase("true"))
+  /** The trait through which the fixed-point analyzer runs the check rules. */
+  val FixedPointChecks = "org.apache.spark.sql.catalyst.analysis.CheckAnalysis"
+
+  /** Whether the check rules now running check a plan the single-pass resolver resolved: the
+   *  nearest of Spark's two callers of check rules on this thread's stack is the single-pass one.
+   *  Only called while a single-pass mode is on. */
+  def checkingSinglePassResult(): Boolean =
+    StackWalker
+      .getInstance()
+      .walk[java.util.Optional[String]](frames =>
+        frames
+          .map[String](_.getClassName)
+          .filter(n => n == SinglePassChecks || n == FixedPointChecks)
+          .findFirst())
+      .orElse("") == SinglePassChecks
+
+  /** The error by which the single-pass resolver declines a query: tentative mode then resolves
+   *  it with the fixed-point analyzer, and a dual run returns the fixed-point result. */
+  def unsupportedBySinglePassResolver(reason: String): Exception =
+    new org.apache.spark.sql.catalyst.analysis.resolver.ExplicitlyUnsupportedResolverFeature(
+      reason)
 
   /** The ORDER BY of a call's WITHIN GROUP clause (empty without one). */
   def orderingWithinGroup(u: UnresolvedFunction): Seq[SortOrder] = u.orderingWithinGroup

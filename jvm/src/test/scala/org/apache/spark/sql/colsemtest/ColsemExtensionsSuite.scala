@@ -36,8 +36,8 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
       s("built_for_spark") === VersionGuard.majorMinor(org.apache.spark.SPARK_VERSION))
     assert(s("running_spark") === org.apache.spark.SPARK_VERSION)
     assert(s("spark.colsem.enabled") === "true")
-    assert(s("spark.colsem.singlePassResolver.policy") === "warn")
-    assert(s("single_pass_resolver") === "false")
+    assert(s("spark.colsem.singlePassResolver.policy") === "error")
+    assert(s("single_pass_resolver") === "off")
     assert(s("spark.colsem.invariants") === "off")
   }
 
@@ -78,7 +78,7 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
     assert(e.getSqlState === "42605")
   }
 
-  test("the single-pass analyzer is reported: error policy fails, warn policy runs") {
+  test("the forced single-pass analyzer: error policy (the default) fails, warn policy runs") {
     assume(
       !org.apache.spark.SPARK_VERSION.startsWith("3."),
       "Spark 3.5 has no single-pass analyzer")
@@ -88,7 +88,6 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
     // colsem_status() itself is a table function, which the single-pass analyzer does not
     // support yet (UNSUPPORTED_SINGLE_PASS_ANALYZER_FEATURE), so plain queries are used here.
     session.conf.set("spark.sql.analyzer.singlePassResolver.enabled", "true")
-    session.conf.set("spark.colsem.singlePassResolver.policy", "error")
     val e = intercept[AnalysisException](session.sql("SELECT 1 AS one").collect())
     assert(SparkShims.errorClassOf(e) === "COLSEM_SINGLE_PASS_RESOLVER")
     assert(e.getSqlState === "0A000")
