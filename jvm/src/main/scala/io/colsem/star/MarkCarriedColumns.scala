@@ -59,10 +59,12 @@ object MarkCarriedColumns extends Rule[LogicalPlan] {
     plan.children.foreach(mark)
   }
 
-  /** A column of the child that no `df["x"]` named, or a resolved expression under an alias. */
+  /** A column of the child that no `df["x"]` named, or an expression of resolved columns and
+   *  literals under an alias (`na.fill`'s `coalesce(nanvl(score, null), 0.0)` waits for type
+   *  coercion, so it is not resolved itself yet). */
   private def isCarriedItem(item: NamedExpression, p: Project): Boolean = item match {
     case a: Attribute => p.child.outputSet.contains(a) && !a.metadata.contains(DatasetIdKey)
-    case a: Alias => a.resolved
+    case a: Alias => a.collectLeaves().forall(_.resolved)
     case _ => false
   }
 

@@ -36,7 +36,7 @@ class MarkColumnHidingStars(session: SparkSession) extends Rule[LogicalPlan] {
       case None => plan
       case Some(_) if writesRows(plan) => plan
       case Some(exclusion) =>
-        val withStars = if (plan.origin.sqlText.isDefined) TableStatements.addStars(plan) else plan
+        val withStars = if (TableStatements.fromSqlText(plan)) TableStatements.addStars(plan) else plan
         val wrapped = withStars.resolveOperatorsWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
           case p: Project if p.projectList.exists(isPlainStar) =>
             StarExclusion.requirePattern(exclusion, conf)

@@ -33,10 +33,20 @@ object TableStatements {
 
   def isAdded(plan: LogicalPlan): Boolean = plan.getTagValue(Added).isDefined
 
+  /** A statement parsed from SQL text (a DataFrame's `spark.table(t)` is every column). The
+   *  WithCTE that CTESubstitution puts on top has no origin: its query's says. */
+  def fromSqlText(plan: LogicalPlan): Boolean = plan match {
+    case w: WithCTE => fromSqlText(w.plan)
+    case other => other.origin.sqlText.isDefined
+  }
+
   /** `plan` with a `*` over each query of it that comes straight from a table reference. */
   def addStars(plan: LogicalPlan): LogicalPlan = plan match {
     case w: UnresolvedWith =>
       CteDefinitions.map(w.copy(child = addStars(w.child)))(d => d.copy(child = addStars(d.child)))
+    case w: WithCTE =>
+      // Spark's CTESubstitution (before the Hints batch) made the WITH clause this.
+      w.copy(plan = addStars(w.plan), cteDefs = w.cteDefs.map(d => d.copy(child = addStars(d.child))))
     case c: CreateTableAsSelect => c.copy(query = addStars(c.query))
     case r: ReplaceTableAsSelect => r.copy(query = addStars(r.query))
     case v: CreateView => v.copy(query = addStars(v.query))
@@ -56,6 +66,9 @@ object TableStatements {
     case _: Filter | _: Sort | _: GlobalLimit | _: LocalLimit | _: Offset | _: Sample |
         _: SubqueryAlias | _: Distinct =>
       plan.children.forall(comesFromTable)
+    // The marker Spark 4's parser leaves between pipe operators (no such class on 3.5, which has
+    // no pipe syntax: compared by name, not type, so this file builds on every line).
+    case u: UnaryNode if u.nodeName == "PipeOperator" => comesFromTable(u.child)
     case _ => false
   }
 }
