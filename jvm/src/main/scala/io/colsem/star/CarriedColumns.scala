@@ -21,7 +21,7 @@ object CarriedColumns {
 
   val Tag: TreeNodeTag[CarriedColumns] = TreeNodeTag[CarriedColumns]("colsem.star.carried")
 
-  /** What a carried projection (or a `drop` Spark will turn into one) carried; None for a choice. */
+  /** What a carried projection (or a `drop` Spark turns into one) carried; None for a choice. */
   def of(plan: LogicalPlan): Option[CarriedColumns] = plan.getTagValue(Tag)
 
   def isCarried(p: Project): Boolean = of(p).isDefined

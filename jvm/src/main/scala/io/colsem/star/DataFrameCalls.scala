@@ -74,7 +74,8 @@ object DataFrameCalls {
   private def namesColumns(method: String, descriptor: String): Boolean = {
     val params = descriptor.substring(1, descriptor.indexOf(')'))
     method match {
-      case "fill" => params.contains("Lscala/collection/") || params.contains("[Ljava/lang/String;") ||
+      case "fill" =>
+        params.contains("Lscala/collection/") || params.contains("[Ljava/lang/String;") ||
         params.contains("Ljava/util/Map;")
       case _ => !params.startsWith("Ljava/lang/String;")
     }

@@ -89,8 +89,10 @@ object HiddenColumns {
       case u: Union if u.getTagValue(UnionInputs.Tag).isDefined =>
         // unionByName: the user's inputs, under the projections Spark added to line them up.
         val inputs = u.getTagValue(UnionInputs.Tag).get
-        passedOn(u, u.children.map(c => walk(UnionInputs.unionInput(c, inputs), false))
-          .fold(Map.empty)(merge))
+        passedOn(
+          u,
+          u.children.map(c => walk(UnionInputs.unionInput(c, inputs), false))
+            .fold(Map.empty)(merge))
       case j: LateralJoin =>
         // The lateral subquery's columns are the join's too.
         passedOn(j, merge(walk(j.left, false), walk(j.right.plan, false)))

@@ -30,21 +30,23 @@ class MarkColumnHidingStars(session: SparkSession) extends Rule[LogicalPlan] {
 
   override def apply(plan: LogicalPlan): LogicalPlan =
     if (!plan.containsAnyPattern(PROJECT, AGGREGATE, UNRESOLVED_RELATION) ||
-      UserQueries.changesConf(plan)) {
+        UserQueries.changesConf(plan)) {
       plan
     } else StarExclusion.read(conf) match {
       case None => plan
       case Some(_) if writesRows(plan) => plan
       case Some(exclusion) =>
-        val withStars = if (TableStatements.fromSqlText(plan)) TableStatements.addStars(plan) else plan
-        val wrapped = withStars.resolveOperatorsWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
-          case p: Project if p.projectList.exists(isPlainStar) =>
-            StarExclusion.requirePattern(exclusion, conf)
-            p.copy(projectList = p.projectList.map(wrap(_, exclusion)))
-          case a: Aggregate if a.aggregateExpressions.exists(isPlainStar) =>
-            StarExclusion.requirePattern(exclusion, conf)
-            a.copy(aggregateExpressions = a.aggregateExpressions.map(wrap(_, exclusion)))
-        }
+        val withStars =
+          if (TableStatements.fromSqlText(plan)) TableStatements.addStars(plan) else plan
+        val wrapped =
+          withStars.resolveOperatorsWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
+            case p: Project if p.projectList.exists(isPlainStar) =>
+              StarExclusion.requirePattern(exclusion, conf)
+              p.copy(projectList = p.projectList.map(wrap(_, exclusion)))
+            case a: Aggregate if a.aggregateExpressions.exists(isPlainStar) =>
+              StarExclusion.requirePattern(exclusion, conf)
+              a.copy(aggregateExpressions = a.aggregateExpressions.map(wrap(_, exclusion)))
+          }
         // Who wrote the star is read only when there is one: queries without pay nothing.
         if ((wrapped eq plan) || StarAuthors.current(session) == StarAuthor.User) wrapped else plan
     }

@@ -39,7 +39,8 @@ object StarAuthors {
   val Frames: Seq[(String, String)] = Seq(AnalyzerClass -> "executeAndCheck")
 
   def current(session: SparkSession): StarAuthor =
-    if (RunningExecution.plan(session).exists(isCommandRunning) || analysisNested()) StarAuthor.Command
+    if (RunningExecution.plan(session).exists(isCommandRunning) || analysisNested())
+      StarAuthor.Command
     else StarAuthor.User
 
   private def isCommandRunning(plan: LogicalPlan): Boolean = plan match {

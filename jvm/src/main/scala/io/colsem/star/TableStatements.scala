@@ -21,7 +21,8 @@ import io.colsem.shims.CteDefinitions
  *   +- 'UnresolvedRelation [events]  => +- 'Filter ('id > 0)
  *                                         +- 'UnresolvedRelation [events]
  * }}}
- * Golden: none yet; tests/test_star.py::test_table_and_pipe_from_hide_as_select_star
+ * Golden: none (golden files run with star.exclude off; what TABLE t shows is a session
+ *   setting's): tests/test_star.py::test_table_and_pipe_from_hide_as_select_star
  *
  * The query of CREATE TABLE / REPLACE TABLE / CREATE VIEW / CACHE TABLE ... AS and each WITH
  * definition are such queries too; an INSERT's is not (every star of an INSERT keeps every
@@ -46,7 +47,9 @@ object TableStatements {
       CteDefinitions.map(w.copy(child = addStars(w.child)))(d => d.copy(child = addStars(d.child)))
     case w: WithCTE =>
       // Spark's CTESubstitution (before the Hints batch) made the WITH clause this.
-      w.copy(plan = addStars(w.plan), cteDefs = w.cteDefs.map(d => d.copy(child = addStars(d.child))))
+      w.copy(
+        plan = addStars(w.plan),
+        cteDefs = w.cteDefs.map(d => d.copy(child = addStars(d.child))))
     case c: CreateTableAsSelect => c.copy(query = addStars(c.query))
     case r: ReplaceTableAsSelect => r.copy(query = addStars(r.query))
     case v: CreateView => v.copy(query = addStars(v.query))
