@@ -22,13 +22,13 @@ SBT_VERSION := $(call version,sbt.version)
 # Where publish-local publishes (and the --packages test resolves from); M2=/tmp/m2 keeps it private.
 M2 ?= $(HOME)/.m2/repository
 SBT_LAUNCHER := $(HOME)/.m2/repository/org/scala-sbt/sbt-launch/$(SBT_VERSION)/sbt-launch-$(SBT_VERSION).jar
-# COLSEM_PYTHON: the Python build.sbt runs python/spark_jars.py with to find each line's Spark jars
-# and python/maven_bundle.py with for the POM it publishes.
-# $(call sbt,<line>): sbt for that line (build.sbt reads -Dcolsem.line).
-sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
+# COLSEM_PYTHON: the Python build.sbt runs buildtools/spark_jars.py with to find each line's Spark jars
+# and buildtools/maven_bundle.py with for the POM it publishes.
+# $(call sbt,<line>[,<JVM options>]): sbt for that line (build.sbt reads -Dcolsem.line).
+sbt = COLSEM_PYTHON=$(abspath $(PY)) java -Dcolsem.line=$(1) $(2) -Dmaven.repo.local=$(M2) -Xss4m -Xmx2g -Dsbt.version=$(SBT_VERSION) -Dsbt.repository.config=jvm/sbt-repositories \
        -Dsbt.override.build.repos=true -Dsbt.supershell=false -Dsbt.log.noformat=true -Dsbt.ci=true -Dsbt.color=false \
        -jar $(SBT_LAUNCHER)
-SOURCES := $(shell find jvm/src python -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
+SOURCES := $(shell find jvm/src python buildtools -type f \( -name '*.scala' -o -name '*.py' -o -name '*.json' -o -name '*.pth' -o -name '*Provider' \) -not -path 'python/colsem/jars/*' 2>/dev/null) $(VERSIONS) jvm/project.properties jvm/compile.properties LICENSE NOTICE pyproject.toml
 PYTEST_ARGS ?=
 # The formatter, linter and type checker `make lint` runs, pinned so a new release's rules never
 # fail a build that passed (settings in pyproject.toml's [tool.ruff] and [tool.mypy]).
@@ -51,7 +51,7 @@ WIDE_TESTS := tests/test_spark_internals.py tests/test_golden.py tests/test_late
   tests/test_star.py tests/test_naming.py tests/test_respond.py tests/test_invariants.py \
   tests/test_streaming.py tests/test_star_matrix.py
 
-.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats demo bench naming-golden golden fuzz peer clean
+.PHONY: help java venv venv-run venv-test jar install install-all test-long test-line tiers wheel dist dist-check sbt sbt-test publish-local publish-line pytest lint fmt check test smoke wide formats formats-venv demo bench naming-golden golden fuzz peer clean
 
 help:
 	@echo "make demo           pyspark and colsem (this line's jar) into .venv, then a demo of every feature"
@@ -124,11 +124,11 @@ venv: $(VENV)/.deps-run $(VENV)/.deps-test $(VENV)/.deps-dev
 
 # Every line's jar into python/colsem/jars (JAR_ARGS="--line 4.3" for one line).
 jar: venv-run
-	$(PY) python/build_jar.py $(JAR_ARGS)
+	$(PY) buildtools/build_jar.py $(JAR_ARGS)
 
 # Installs the package the way a user's `pip install .` does (the build hook compiles the jars;
 # each line's Spark jars come from the installed pyspark or ~/.cache/colsem). `install` compiles
-# only the running line's jar (COLSEM_JAR_LINES, python/hatch_hooks.py; jars of other lines built
+# only the running line's jar (COLSEM_JAR_LINES, buildtools/hatch_hooks.py; jars of other lines built
 # before stay in the package): what the demo and `make test` run. `install-all` compiles every
 # line's, as a user's `pip install .` and a release do: what `make test-long` checks.
 PIP_INSTALL_TREE = $(PY) -m pip install --progress-bar off --no-build-isolation --no-deps --force-reinstall .
@@ -149,15 +149,15 @@ wheel: venv
 
 # dist/: the sdist and the wheel for PyPI, and dist/maven, a Maven repository holding each
 # line's bundle for Maven Central (jar, -sources, -javadoc, POM, .md5/.sha1), all of version
-# colsem.version (python/release.py; uploading them is docs/releasing.md).
+# colsem.version (buildtools/release.py; uploading them is docs/releasing.md).
 dist: venv
-	$(PY) python/release.py build
+	$(PY) buildtools/release.py build
 
 # What a user meets: twine check --strict, every POM and bundle, then the smoke suite run in a
 # fresh venv (build/dist-venv: pyspark from PyPI, colsem from dist/ only) on that installed wheel,
 # with spark-submit --packages resolving from dist/maven.
 dist-check: dist
-	$(PY) python/release.py check --workers $(PYTEST_WORKERS)
+	$(PY) buildtools/release.py check --workers $(PYTEST_WORKERS)
 
 $(SBT_LAUNCHER):
 	@echo "==> fetching sbt launcher $(SBT_VERSION) from Maven Central"
@@ -198,17 +198,17 @@ lint: venv java
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	@echo "==> scalafmt --list and 100 columns over the Scala sources (python/scala_format.py)"
-	$(PY) python/scala_format.py --check
+	@echo "==> scalafmt --list and 100 columns over the Scala sources (buildtools/scala_format.py)"
+	$(PY) buildtools/scala_format.py --check
 
 # Rewrites every Scala source with scalafmt (.scalafmt.conf's pinned version, from Maven Central).
 fmt: venv java
-	$(PY) python/scala_format.py
+	$(PY) buildtools/scala_format.py
 
 # The fast loop while changing a rule: lint, then the import graph, the corpus harness's
 # classification, every golden file and the bad-input errors, in one pytest process (one Spark
 # session).
-CHECK_TESTS := tests/test_layers.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
+CHECK_TESTS := tests/test_layers.py tests/test_tree.py tests/test_drawings.py tests/test_peer.py tests/test_golden.py \
   tests/test_bad_input.py
 check: lint venv-test install
 	@echo "==> make check on Spark $(SPARK) ($(VENV))"
@@ -228,38 +228,61 @@ check: lint venv-test install
 TIER_CORE := not long and not formats
 TIER_LONG := long
 TIER_LINE := not long and not once and not formats
+# LINE_ALSO=<marker expression>: what else a line's run selects in the same pytest run (CI: 4.1's
+# corpus slice, 3.5's sessions of the other Scala line).
+LINE_ALSO ?=
+LINE_SELECTION = $(if $(LINE_ALSO),($(TIER_LINE)) or ($(LINE_ALSO)),$(TIER_LINE))
+# The files `make test-line` runs on a line other than the default one: the wide suite's, the
+# checks that default settings stay vanilla's and that bad input and writes fail as they should,
+# the lateral-alias suite, and the ways in that differ on that line (LINE_TESTS_<line>: 3.5's own
+# registration and parser path through spark-submit, the Thrift server and `spark-sql`, its
+# Connect server from Maven; pipelines' first line and its local Connect on 4.1). The default
+# line's `make test` runs every file; the Python-only ones (`colsem sql`'s writers, the docs'
+# response examples, the naming engines' names) are the same code on every line.
+LINE_TESTS_3.5 := tests/test_ways_in.py tests/test_servers.py tests/test_connect_server.py \
+  tests/test_version_matrix.py
+LINE_TESTS_4.1 := tests/test_pipelines.py tests/test_connect_local.py tests/test_connect_server.py \
+  tests/test_peer.py
+LINE_TESTS = $(WIDE_TESTS) tests/test_conservative.py tests/test_data_safety.py tests/test_bad_input.py \
+  tests/test_guards.py tests/test_lateral_alias.py $(LINE_TESTS_$(SPARK))
+# ScalaTest runs on the package's jar (build.sbt's colsem.testedJar: no second compile of the main
+# sources), and that jar goes to the local Maven repository for `--packages`, as `make smoke` does.
+PACKAGE_JAR = $$(ls python/colsem/jars/colsem-spark-$(SPARK)_*.jar)
+define scalatest_on_the_package_jar
+	@echo "==> sbt test on Spark $(SPARK), on the package's jar (first run downloads sbt and ScalaTest)"
+	$(call sbt,$(SPARK),-Dcolsem.testedJar=$(PACKAGE_JAR)) test
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+endef
 test: venv-test install sbt
-	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
-	$(call sbt,$(SPARK)) test publishM2
+	$(scalatest_on_the_package_jar)
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_CORE)"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_CORE)" $(PYTEST_ARGS)
 
 test-long: venv install-all
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LONG)"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LONG)" $(PYTEST_ARGS)
 
 test-line: venv-test install sbt
-	@echo "==> sbt test publishM2 on Spark $(SPARK) (first run downloads sbt and ScalaTest)"
-	$(call sbt,$(SPARK)) test publishM2
-	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(TIER_LINE)"
-	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(TIER_LINE)" $(PYTEST_ARGS)
+	$(scalatest_on_the_package_jar)
+	@echo "==> pytest on Spark $(SPARK) ($(VENV)), tier: $(LINE_SELECTION)"
+	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) -m "$(LINE_SELECTION)" $(LINE_TESTS) $(PYTEST_ARGS)
 
 # Which tier runs each test: pytest's collection of each tier on line SPARK, counted per file
 # (no Spark started), then the totals. A test in no tier would be a test CI never runs.
 tiers: venv-test install
-	@$(PY) tests/tiers.py --core "$(TIER_CORE)" --long "$(TIER_LONG)" --line "$(TIER_LINE)"
+	@$(PY) tests/tiers.py --core "$(TIER_CORE)" --long "$(TIER_LONG)" --line "$(TIER_LINE)" --line-files "$(LINE_TESTS)"
 
 # The smoke suite on line SPARK: puts the jar the package carries, with its POM, into the local
 # Maven repository (for --packages; sbt would compile the line again), then SMOKE_TESTS.
 smoke: venv-test install
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> smoke suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(SMOKE_TESTS) $(PYTEST_ARGS)
 
 # The wide suite on line SPARK: as `smoke`, with WIDE_TESTS.
 wide: venv-test install
-	$(PY) python/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
+	$(PY) buildtools/maven_bundle.py --line $(SPARK) --publish-m2 $(M2)
 	@echo "==> wide suite on Spark $(SPARK) ($(VENV))"
 	COLSEM_M2_REPO=$(M2) $(PY) -m pytest $(XDIST) $(WIDE_TESTS) $(PYTEST_ARGS)
 
@@ -267,12 +290,25 @@ wide: venv-test install
 # Apache DataFusion Comet (tests/test_comet.py), in .venv-formats: the
 # formats line's pyspark at the version delta-spark accepts, delta-spark from PyPI; the Delta and
 # Iceberg jars come from Maven Central (spark.jars.packages, cached in ~/.ivy2*), Comet's too (~/.m2).
+# `formats-venv` makes the venv alone (CI makes it while another phase runs); `formats` installs the
+# package into it and runs both files, one pytest process each (FORMATS_WORKERS).
 FORMATS_LINE := $(call version,formats.line)
-formats:
-	$(MAKE) venv-test install SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
-	  VENV_PINS='"$(call version,formats.delta.pip)"'
+FORMATS_MAKE = $(MAKE) SPARK=$(FORMATS_LINE) VENV=.venv-formats SPARK_VERSION=$(call version,formats.pyspark.version) \
+  VENV_PINS='"$(call version,formats.delta.pip)"'
+FORMATS_WORKERS ?= 2
+FORMATS_PACKAGES := $(call version,formats.delta.jar),$(call version,formats.iceberg.jar)
+formats-venv:
+	$(FORMATS_MAKE) venv-test
+	@if [ "$$(cat .venv-formats/.packages 2>/dev/null)" != '$(FORMATS_PACKAGES)' ]; then \
+	  echo "==> Delta's and Iceberg's jars into Ivy's cache once (the test processes then resolve them side by side)"; \
+	  .venv-formats/bin/python -c "from pyspark.sql import SparkSession as S; S.builder.master('local[1]') \
+	    .config('spark.ui.enabled', 'false').config('spark.jars.packages', '$(FORMATS_PACKAGES)').getOrCreate().stop()" \
+	  && echo '$(FORMATS_PACKAGES)' > .venv-formats/.packages; fi
+formats: formats-venv
+	$(FORMATS_MAKE) install
 	@echo "==> Delta Lake and Iceberg tables on Spark $(FORMATS_LINE) (.venv-formats)"
-	.venv-formats/bin/python -m pytest -m formats tests/test_table_formats.py tests/test_comet.py $(PYTEST_ARGS)
+	.venv-formats/bin/python -m pytest $(if $(filter-out 0 1,$(FORMATS_WORKERS)),-n $(FORMATS_WORKERS) --dist loadgroup --durations=15) \
+	  -m formats tests/test_table_formats.py tests/test_comet.py $(PYTEST_ARGS)
 
 demo: venv-run install
 	$(PY) docs/demo.py

@@ -1,14 +1,16 @@
-// sbt build of the same sources `pip install .` compiles (python/build_jar.py), for JVM developers.
+// sbt build of the same sources `pip install .` compiles (buildtools/build_jar.py), for JVM
+// developers.
 // One Spark line per sbt run, chosen by -Dcolsem.line=<line> (or COLSEM_LINE; default: default.line
 // in jvm/versions.properties):
 //   make sbt-test [SPARK=3.5]  runs the ScalaTest suites (sbt test) on that line
 //   make publish-local         publishes io.github.colsem:colsem-spark-<line>_<scala> for each line
 // Versions, Scala and shim folders come from jvm/versions.properties (line.<line>.*); source
-// folders and scalac options from jvm/compile.properties (both read by python/build_versions.py
-// too); the POM is `python/maven_bundle.py --pom <line>`'s. Spark's classes come from that line's
-// pyspark distribution (Spark 4.3.0 is not on Maven Central), found or downloaded by
-// `python/spark_jars.py <line>` (both run with $COLSEM_PYTHON, default python3), or taken from
-// $COLSEM_SPARK_JARS_<line, '_' for '.'> or $COLSEM_SPARK_JARS when they hold it.
+// folders and scalac options from jvm/compile.properties (both read by
+// buildtools/build_versions.py too); the POM is `buildtools/maven_bundle.py --pom <line>`'s.
+// Spark's classes come from that line's pyspark distribution (Spark 4.3.0 is not on Maven
+// Central), found or downloaded by `buildtools/spark_jars.py <line>` (both run with
+// $COLSEM_PYTHON, default python3), or taken from $COLSEM_SPARK_JARS_<line, '_' for '.'> or
+// $COLSEM_SPARK_JARS when they hold it.
 import java.util.Properties
 
 def loadProperties(path: String): Properties = {
@@ -40,6 +42,15 @@ val shimFolders: Seq[String] = lv("shims").split(",").map(_.trim).filter(_.nonEm
 
 lazy val sparkJars =
   taskKey[Seq[File]]("Spark's jars of the chosen line, from its pyspark distribution")
+
+// -Dcolsem.testedJar=<jar>: the ScalaTest suites run against that jar (the package's, which
+// buildtools/build_jar.py compiled from the same sources) instead of compiling the main sources a
+// second time: `make test` and `make test-line` test the jar users get.
+val testedJar: Option[File] =
+  sys.props.get("colsem.testedJar").map(_.trim).filter(_.nonEmpty).map { path =>
+    if (!file(path).isFile) sys.error(s"colsem.testedJar=$path is not a file")
+    file(path)
+  }
 
 lazy val root = (project in file("."))
   .settings(
@@ -82,14 +93,16 @@ lazy val root = (project in file("."))
           // spark_jars.py knows where each line's jars are (installed pyspark, ~/.cache/colsem) and
           // downloads that line's pyspark from PyPI when they are nowhere.
           val python = sys.env.getOrElse("COLSEM_PYTHON", "python3")
-          val script = (baseDirectory.value / "python" / "spark_jars.py").toString
+          val script = (baseDirectory.value / "buildtools" / "spark_jars.py").toString
           file(scala.sys.process.Process(Seq(python, script, sparkLine)).!!.trim)
         }
       if (!(dir / core).isFile) sys.error(s"$dir does not hold Spark $sparkVersion ($core).")
       (dir * "*.jar").get
     },
     Compile / unmanagedJars ++= sparkJars.value.classpath,
-    Test / unmanagedJars ++= sparkJars.value.classpath,
+    Test / unmanagedJars ++= testedJar.toSeq.classpath ++ sparkJars.value.classpath,
+    Compile / sources := (if (testedJar.isDefined) Nil else (Compile / sources).value),
+    Compile / resources := (if (testedJar.isDefined) Nil else (Compile / resources).value),
     libraryDependencies += "org.scalatest" %% "scalatest" % v("scalatest.version") % Test,
     scalacOptions ++= c("scalac.options") ++ c(s"scalac.options.$scalaBinary"),
     Test / fork := true,
@@ -115,19 +128,19 @@ lazy val root = (project in file("."))
     publishMavenStyle := true,
     // `make test` republishes the same version on every run; the local repository must take it.
     publishM2Configuration := publishM2Configuration.value.withOverwrite(true),
-    // The POM is python/maven_bundle.py's, the one the wheel's Maven bundles carry (one writer for
-    // both); its coordinates must be the ones sbt publishes under, or the build stops.
+    // The POM is buildtools/maven_bundle.py's, the one the wheel's Maven bundles carry (one writer
+    // for both); its coordinates must be the ones sbt publishes under, or the build stops.
     makePom := {
       val out = makePomConfiguration.value.file.get
       val python = sys.env.getOrElse("COLSEM_PYTHON", "python3")
-      val script = (baseDirectory.value / "python" / "maven_bundle.py").toString
+      val script = (baseDirectory.value / "buildtools" / "maven_bundle.py").toString
       val text = scala.sys.process.Process(Seq(python, script, "--pom", sparkLine)).!!
       val written = Seq("groupId", "artifactId", "version")
         .map(e => s"<$e>(.*?)</$e>".r.findFirstMatchIn(text).map(_.group(1)).getOrElse(""))
       val published =
         Seq(organization.value, s"${moduleName.value}_${scalaBinaryVersion.value}", version.value)
       if (written != published) {
-        sys.error(s"python/maven_bundle.py's POM says ${written.mkString(":")}; " +
+        sys.error(s"buildtools/maven_bundle.py's POM says ${written.mkString(":")}; " +
           s"sbt publishes ${published.mkString(":")}")
       }
       IO.write(out, text)

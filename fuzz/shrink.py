@@ -9,7 +9,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import fields, replace
 
-from .query import (
+from .render import render
+from .tree import (
     ARR,
     DT,
     Agg,
@@ -39,7 +40,6 @@ from .query import (
     Un,
     When,
     Win,
-    render,
 )
 
 LITERALS = {I: "1", D: "0.5", S: "'a'", B: "true", DT: "DATE '2024-01-01'", ARR: "array(1, 2)"}

@@ -1,4 +1,4 @@
-"""Gives tests the build scripts under python/ (build_versions, spark_jars, build_jar,
+"""Gives tests the build scripts under buildtools/ (build_versions, spark_jars, build_jar,
 maven_bundle, release, scala_format), which are not part of the package."""
 
 from __future__ import annotations
@@ -8,17 +8,17 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-# Appended, not prepended: python/ also holds the colsem package's sources, and the tests must
-# import the installed package (tests/conftest.py checks under `make dist-check`).
-sys.path.append(str(Path(__file__).resolve().parent.parent / "python"))
+# Appended, not prepended: the tests import the installed package and its dependencies first
+# (tests/conftest.py checks under `make dist-check`).
+sys.path.append(str(Path(__file__).resolve().parent.parent / "buildtools"))
 
 import build_jar
 import build_versions
-import dist_problems  # noqa: F401  (python/dist_problems.py: make dist-check's archive checks)
-import maven_bundle  # noqa: F401  (python/maven_bundle.py: the POM, make smoke's m2, bundles)
-import release  # noqa: F401  (python/release.py: make dist, make dist-check)
-import scala_format  # noqa: F401  (python/scala_format.py: make fmt, make lint)
-import spark_jars  # noqa: F401  (python/spark_jars.py: a line's Spark jars)
+import dist_problems  # noqa: F401  (buildtools/dist_problems.py: make dist-check's archive checks)
+import maven_bundle  # noqa: F401  (buildtools/maven_bundle.py: the POM, make smoke's m2, bundles)
+import release  # noqa: F401  (buildtools/release.py: make dist, make dist-check)
+import scala_format  # noqa: F401  (buildtools/scala_format.py: make fmt, make lint)
+import spark_jars  # noqa: F401  (buildtools/spark_jars.py: a line's Spark jars)
 from golden import running_line  # noqa: F401  (the tests' one definition)
 from spark_jars import spark_version_of
 

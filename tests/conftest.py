@@ -23,7 +23,7 @@ from golden import running_line, version_property
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
-# Set by `make dist-check` (python/release.py), which runs the smoke suite in a fresh venv holding
+# Set by `make dist-check` (buildtools/release.py), which runs the smoke suite in a fresh venv holding
 # the wheel from this dist folder: colsem must then be that installed package, never python/ here.
 DIST_DIR = os.environ.get("COLSEM_DIST_DIR")
 # tests/test_dist.py checks the artifacts in DIST_DIR, so only that run collects it.

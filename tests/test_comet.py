@@ -29,6 +29,7 @@ COMET = version_property("formats.comet.jar")
 STRICT = {"spark.colsem.invariants": "error", "spark.colsem.star.exclude": "TAGGED"}
 
 pytestmark = [
+    pytest.mark.xdist_group("comet"),
     pytest.mark.formats,
     pytest.mark.skipif(
         running_line() != FORMATS_LINE,

@@ -1,5 +1,5 @@
 """The release artifacts as a user meets them: run by `make dist-check` (COLSEM_DIST_DIR, see
-python/release.py) in a fresh venv that installed colsem from the wheel in dist/ and pyspark from
+buildtools/release.py) in a fresh venv that installed colsem from the wheel in dist/ and pyspark from
 PyPI. Not collected otherwise."""
 
 from __future__ import annotations

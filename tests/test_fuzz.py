@@ -13,12 +13,15 @@ from conftest import ROOT
 
 sys.path.insert(0, str(ROOT))
 
-from fuzz.query import (
+from fuzz.facts import has_lateral, out_of_scope_reads, shapes
+from fuzz.generator import Generator
+from fuzz.render import render
+from fuzz.runner import main
+from fuzz.tree import (
     Agg,
     Bin,
     Col,
     Core,
-    Generator,
     GroupAlias,
     GroupingSets,
     GroupOrdinal,
@@ -29,12 +32,7 @@ from fuzz.query import (
     Query,
     ScalarSub,
     TableRef,
-    has_lateral,
-    out_of_scope_reads,
-    render,
-    shapes,
 )
-from fuzz.runner import main
 
 # Line-independent (CI runs it on the default line only). The generator's and oracles' units; the
 # seeded runs are long.
@@ -259,11 +257,11 @@ def test_short_seeded_run_has_no_differences(tmp_path: Path, scope_args: list[st
 
 
 def test_shrinking_keeps_the_failure_and_removes_the_rest():
-    from fuzz.query import Item, LatRef, walk
     from fuzz.shrink import shrink
+    from fuzz.tree import Item, LatRef, walk
 
     def fails(q) -> bool:  # a stand-in oracle: "a lateral alias inside a CASE fails"
-        from fuzz.query import Case
+        from fuzz.tree import Case
 
         return any(
             isinstance(n, Case) and any(isinstance(m, LatRef) for m in walk(n)) for n in walk(q)
@@ -289,8 +287,9 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     and that answer is compared. A query with the same answer stands in for it."""
     import collections
 
-    from fuzz.query import DT, Cast, Func
-    from fuzz.runner import ORACLES, Fuzzer, parse_args
+    from fuzz.cases import ORACLES
+    from fuzz.runner import Fuzzer, parse_args
+    from fuzz.tree import DT, Cast, Func
 
     fuzzer = Fuzzer(parse_args(["--workdir", str(tmp_path)]))
     q = Query(
@@ -321,7 +320,7 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
         }
     }
     stats = {o: collections.Counter() for o in ORACLES}
-    checked = fuzzer.recheck_reference(case, {"c": colsem_answer, "v": stale}, stats)
+    checked = fuzzer.checks.recheck_reference(case, {"c": colsem_answer, "v": stale}, stats)
     assert (checked["v"]["schema"], checked["v"]["rows"]) == (
         colsem_answer["schema"],
         colsem_answer["rows"],
@@ -330,7 +329,7 @@ def test_a_reference_failure_is_checked_again_on_a_fresh_jvm(tmp_path: Path):
     assert fuzzer.evaluate(case, {"c": colsem_answer, "v": stale}, count=False) == []
     # colsem failing as well is compared as it is: error classes, no JVM started.
     both = {"c": {"error": {"class": "SparkException", "state": None, "message": "x"}}, "v": stale}
-    assert fuzzer.recheck_reference(case, both, stats) is both
+    assert fuzzer.checks.recheck_reference(case, both, stats) is both
     assert stats["vanilla"]["reference_rechecked"] == 1
 
 
@@ -338,8 +337,8 @@ def test_grouping_sets_over_a_using_join_column_is_spark_s_own_refusal():
     """Seed 24's query 607, shrunk: colsem answers [(1, 1.0), (NULL, 1.0)]; vanilla Spark refuses
     its inlined form, and the form without any alias, since CUBE reads the column USING hides on
     the right side. The inline oracle counts that apart, and nothing else of its kind."""
-    from fuzz.query import Join, SubRef
-    from fuzz.runner import refused_for_sets_over_using
+    from fuzz.oracles import refused_for_sets_over_using
+    from fuzz.tree import Join, SubRef
 
     def query(group: list) -> Query:
         left = Query([], Core([Item(Lit("1", I), "k")], TableRef("fc", "t4"), [], None, None, None))
@@ -371,8 +370,9 @@ def test_grouping_sets_over_a_using_join_column_is_spark_s_own_refusal():
 def test_the_dialect_oracle_reads_sqlite_names_against_the_written_items():
     """Under mysql and sqlite an item reading a lateral alias was named by the whole statement;
     the dialects oracle now checks each sqlite name against the item's rendered text."""
-    from fuzz.query import StarItem, sqlite_names
-    from fuzz.runner import names_as_written
+    from fuzz.facts import sqlite_names
+    from fuzz.oracles import names_as_written
+    from fuzz.tree import StarItem
 
     q = Query(
         [],

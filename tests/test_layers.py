@@ -1,9 +1,10 @@
-"""The Scala code's layers (docs/development.md, "Layers"): features (`lca`, `star`, `naming`,
-`invariants`, `respond`) sit side by side and use only the bottom layer (the objects of package
-`io.colsem` but `ColsemExtensions`, and the shims); the bottom layer uses no feature; shims hold
-only what differs per Spark line (no feature package in `jvm/src/main/shims/`); no two
-bottom-layer files use each other; no files inside a feature use each other around a loop; and
-no Scala line is over 100 columns. Reads the sources only:
+"""The Scala code's layers (docs/development.md, "Layers"), read from the folders: the root of
+`io.colsem` holds only the entry (`ColsemExtensions`), which wires every feature in; features
+(`lca`, `star`, `naming`, `invariants`, `respond`) sit side by side and use only the bottom layer
+(the packages `settings`, `errors`, `guards`, `jar`, `status`, `vocabulary`, and the shims); the
+bottom layer uses no feature; shims hold only what differs per Spark line (no feature package in
+`jvm/src/main/shims/`); no two bottom-layer files use each other; no files inside a feature use
+each other around a loop; and no Scala line is over 100 columns. Reads the sources only:
 no Spark."""
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MAIN = ROOT / "jvm" / "src" / "main" / "scala" / "io" / "colsem"
 SHIMS = ROOT / "jvm" / "src" / "main" / "shims"
 FEATURES = ("lca", "star", "naming", "invariants", "respond")
-TOP = {"ColsemExtensions.scala"}  # wires every feature in: the one file above them all
+# The bottom layer's kinds, a package each: what ColsemExtensions and every feature sit on.
+BOTTOM = ("settings", "errors", "guards", "jar", "status", "vocabulary")
+ENTRY = "ColsemExtensions.scala"  # the root's one file: wires every feature in
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
@@ -44,7 +47,18 @@ def feature_uses(text: str) -> set[str]:
 
 
 def bottom_files() -> list[Path]:
-    return sorted(p for p in MAIN.glob("*.scala") if p.name not in TOP)
+    return sorted(p for package in BOTTOM for p in (MAIN / package).rglob("*.scala"))
+
+
+def test_every_folder_is_a_layer():
+    # A new package is a feature or a bottom-layer kind (add it to FEATURES or BOTTOM, and to
+    # docs/development.md's layers); the root keeps the entry alone.
+    folders = sorted(p.name for p in MAIN.iterdir() if p.is_dir())
+    unplaced = [f for f in folders if f not in (*FEATURES, *BOTTOM, "shims")]
+    at_root = sorted(p.name for p in MAIN.glob("*.scala"))
+    assert (unplaced, at_root) == ([], [ENTRY]), (
+        f"packages in no layer: {unplaced}; files at the root of io.colsem: {at_root}"
+    )
 
 
 def test_features_use_only_the_bottom_layer():

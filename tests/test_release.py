@@ -31,7 +31,7 @@ def test_the_changelogs_newest_heading_is_the_version():
 
 
 def test_the_wheel_takes_the_version_and_the_project_urls_from_the_properties():
-    from hatch_hooks import ColsemMetadataHook  # python/, on the path through build_jar_access
+    from hatch_hooks import ColsemMetadataHook  # buildtools/, on the path through build_jar_access
 
     metadata: dict = {}
     ColsemMetadataHook(str(ROOT), {}).update(metadata)

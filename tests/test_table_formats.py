@@ -23,8 +23,11 @@ PACKAGES = ",".join(
     [version_property("formats.delta.jar"), version_property("formats.iceberg.jar")]
 )
 
+# `make formats` runs two pytest processes with --dist loadgroup: each group below shares one
+# module fixture (one session script), so the groups' scripts run side by side.
 pytestmark = [
     pytest.mark.formats,
+    pytest.mark.xdist_group("formats"),
     pytest.mark.skipif(
         running_line() != FORMATS_LINE,
         reason=f"Delta and Iceberg publish for Spark {FORMATS_LINE}: `make formats` runs these tests",
@@ -448,6 +451,7 @@ def test_a_merge_error_says_that_star_left_the_column_out(formats, fmt, tag, wri
     ), entry["message"]
 
 
+@pytest.mark.xdist_group("example")
 def test_getting_started_example_runs_as_written(workdir: Path):
     """docs/getting-started.md's Delta and Iceberg example, run as a user would (in an empty folder,
     where its Spark warehouse goes)."""
@@ -623,6 +627,7 @@ def delta_merge_shape(delta_merge_run: tuple[dict, str]) -> dict:
     return delta_merge_run[0]
 
 
+@pytest.mark.xdist_group("delta-merge")
 def test_delta_merge_command_has_the_shape_colsem_reads(delta_merge_shape):
     """Every fact of DeltaMergeShape (the Delta classes and fields ProtectHiddenColumnsOnDeltaMerge
     reads by name) against the MergeIntoCommand of a real DeltaTable.merge, on the Delta release
@@ -650,6 +655,7 @@ def test_delta_merge_command_has_the_shape_colsem_reads(delta_merge_shape):
     )
 
 
+@pytest.mark.xdist_group("delta-merge")
 def test_delta_merge_command_reads_as_its_source_target_and_inserts(delta_merge_shape):
     assert delta_merge_shape["read"] == {
         "source": ["id", "msg"],
@@ -680,6 +686,7 @@ UNREAD_WARNING = (
 )
 
 
+@pytest.mark.xdist_group("delta-merge")
 def test_a_delta_merge_colsem_cannot_read_runs_unchecked_with_a_warning(delta_merge_run):
     """DeltaMergeShape with each fact in turn naming a class or field this Delta does not have (as
     a Delta release that renamed it would), on a real MergeIntoCommand that the shape as released
@@ -692,6 +699,7 @@ def test_a_delta_merge_colsem_cannot_read_runs_unchecked_with_a_warning(delta_me
     assert log.count(UNREAD_WARNING) == len(DELTA_MERGE_FACTS), log[-4000:]
 
 
+@pytest.mark.xdist_group("delta-merge")
 def test_a_dataframe_merged_with_merge_into_is_still_checked_by_delta_merge(delta_merge_shape):
     """`mergeInto` marks nothing on the DataFrame it merges: the same DataFrame's insertAll()
     through DeltaTable.merge, which would fill `_ts` with NULL, is refused."""
@@ -766,6 +774,7 @@ print("RESULT " + json.dumps(out))
 """
 
 
+@pytest.mark.xdist_group("streams")
 def test_streams_of_delta_and_iceberg_tables(workdir: Path):
     """`*` over streams of Delta and Iceberg tables, their sinks, and the operator matrix
     (tests/star_matrix.py): every operator over either format shows what it shows over parquet."""
@@ -896,6 +905,7 @@ def progress_runs(workdir: Path) -> dict:
     return run_session_script(script, workdir / "progress", long_running=True)
 
 
+@pytest.mark.xdist_group("progress")
 @pytest.mark.parametrize("sink", PROGRESS_SINKS)
 def test_delta_and_iceberg_stream_progress_is_vanillas_under_every_invariants_setting(
     progress_runs, sink
@@ -910,6 +920,7 @@ def test_delta_and_iceberg_stream_progress_is_vanillas_under_every_invariants_se
         assert runs[f"{sink} / {setting}"] == vanilla, setting
 
 
+@pytest.mark.xdist_group("progress")
 @pytest.mark.parametrize("write", BATCH_WRITES)
 def test_delta_and_iceberg_write_metrics_are_vanillas_under_every_invariants_setting(
     progress_runs, write

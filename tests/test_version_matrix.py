@@ -246,6 +246,12 @@ def test_make_tiers_select_by_marker_and_build_what_they_run():
     assert '-m "not long and not formats"' in test
     line = make_dry_run("test-line", "SPARK=4.2").stdout
     assert '-m "not long and not once and not formats"' in line
+    also = make_dry_run("test-line", "SPARK=4.2", "LINE_ALSO=corpus").stdout
+    assert '-m "(not long and not once and not formats) or (corpus)"' in also
+    # A line's own files beside the wide suite's: 3.5's ways in, none on 4.2.
+    assert "tests/test_golden.py" in line and "tests/test_ways_in.py" not in line
+    older = make_dry_run("test-line", "SPARK=3.5").stdout
+    assert "tests/test_golden.py" in older and "tests/test_ways_in.py" in older
     long = make_dry_run("test-long", "SPARK=4.2").stdout
     assert "COLSEM_JAR_LINES" not in long and ".venv-4.2/bin/python -m pip install" in long
     assert '-m "long"' in long
@@ -259,9 +265,9 @@ def test_make_publish_local_publishes_every_line():
 def test_make_smoke_runs_the_smoke_selection():
     out = make_dry_run("smoke", "SPARK=4.2").stdout
     # The jar the package carries goes to Maven as it is: no second compile by sbt.
-    assert ".venv-4.2/bin/python python/maven_bundle.py --line 4.2 --publish-m2 " in out
+    assert ".venv-4.2/bin/python buildtools/maven_bundle.py --line 4.2 --publish-m2 " in out
     assert "publishM2" not in out
-    # One smoke list: make smoke runs the ids `make dist-check` (python/release.py) reads.
+    # One smoke list: make smoke runs the ids `make dist-check` (buildtools/release.py) reads.
     smoke = " ".join(f"'{test}'" for test in release.smoke_tests())
     assert f".venv-4.2/bin/python -m pytest -n 2 --dist loadfile --durations=15 {smoke} \n" in out
 
@@ -335,6 +341,7 @@ def assert_refused(proc: subprocess.CompletedProcess, expected: str) -> None:
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 def test_this_lines_jar_on_a_real_session_of_the_other_scala_line(log4j_file: Path):
     line = other_line()
     python = venv_python(line)
@@ -362,6 +369,7 @@ OTHER_JARS = [b for b in colsem.builds() if b.spark_line != running_line()]
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 @pytest.mark.parametrize("info", OTHER_JARS or [None], ids=lambda b: b.spark_line if b else "none")
 def test_bundled_jars_of_other_lines_are_refused_here(info, log4j_file: Path):
     if info is None:
@@ -398,6 +406,7 @@ def other_line_spark_jars(line: str) -> Path | None:
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path, log4j_file: Path):
     """BuildInfo and VersionGuard, compiled with the other line's Scala (2.12 here on Spark 4),
     with an entry class shaped like ColsemExtensions: one clear error on this line, no linkage
@@ -413,8 +422,8 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
     probe = compile_scala(
         [
             TESTS / "extensions" / "GuardProbe.scala",
-            main / "BuildInfo.scala",
-            main / "VersionGuard.scala",
+            main / "jar" / "BuildInfo.scala",
+            main / "guards" / "VersionGuard.scala",
         ],
         jars,
         tmp_path / "guard-probe.jar",
@@ -438,6 +447,7 @@ def test_the_guard_compiled_for_the_other_scala_line_reports_here(tmp_path: Path
 
 
 @pytest.mark.long
+@pytest.mark.other_scala_line
 def test_the_package_on_the_other_lines_pyspark(tmp_path: Path):
     """The installed package (copied beside the other line's pyspark) imports there, and configure
     either loads that line's jar or refuses with UnsupportedSparkVersion; status works on a

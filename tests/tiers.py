@@ -15,12 +15,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def collected(marker: str | None) -> list[str]:
-    """The node ids pytest collects under ``-m marker`` (all of them for None)."""
+def collected(marker: str | None, files: list[str] | None = None) -> list[str]:
+    """The node ids pytest collects under ``-m marker`` (all of them for None), in ``files`` (all
+    for None)."""
     selection = ["-m", marker] if marker else []
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
-        + selection,
+        + selection
+        + (files or []),
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -40,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--core", required=True, help="`make test`'s marker expression")
     parser.add_argument("--long", required=True, help="`make test-long`'s")
     parser.add_argument("--line", required=True, help="`make test-line`'s (the other lines)")
+    parser.add_argument("--line-files", required=True, help="the files `make test-line` runs")
     args = parser.parse_args(argv)
     tiers = {
         "test": args.core,
@@ -48,7 +51,11 @@ def main(argv: list[str] | None = None) -> int:
         "test-line": args.line,
     }
     everything = collected(None)
-    chosen = {name: collected(marker) for name, marker in tiers.items()}
+    line_files = args.line_files.split()
+    chosen = {
+        name: collected(marker, line_files if name == "test-line" else None)
+        for name, marker in tiers.items()
+    }
     counts = {name: per_file(ids) for name, ids in chosen.items()}
     total = per_file(everything)
     width = max(len(name) for name in total)

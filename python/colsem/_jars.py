@@ -82,7 +82,7 @@ def is_supported(version: str, spec: str) -> bool:
 
     Not packaging's SpecifierSet: colsem has no required dependency (it installs beside
     pyspark-client), and packaging comes with neither pyspark. This is the one matcher; the build
-    (python/build_versions.py) writes ranges with packaging, and tests/test_version_matrix.py
+    (buildtools/build_versions.py) writes ranges with packaging, and tests/test_version_matrix.py
     holds this to packaging's answers."""
     running = _parse(version)
     ops = {

@@ -302,11 +302,12 @@ def _value_json(column: Column, data_type: DataType) -> Column:
     return value
 
 
-def _pieces(
+def response_pieces(
     df: DataFrame, format: Format, types: TypeSystem, missing: MissingPolicy, fetch_size: int
 ) -> Iterator[tuple[str, Any]]:
-    """("head", text), ("rows", [row texts]) per batch of at most fetch_size rows, then
-    ("tail", count)."""
+    """A response in pieces: ("head", text), ("rows", [row texts]) per batch of at most fetch_size
+    rows, then ("tail", count). What `respond`, `respond_iter` and `colsem sql`'s jdbc writer
+    (`_sql_writers`) assemble, each its own way."""
     if fetch_size < 1:
         raise ColsemResponseError(
             f"fetch_size must be a positive number of rows, got {fetch_size}."
@@ -344,7 +345,7 @@ def respond_iter(
     at most one piece, so memory does not grow with the result; ``total`` is counted as the rows
     pass, so the query runs once."""
     first = True
-    for kind, payload in _pieces(df, format, types, missing, fetch_size):
+    for kind, payload in response_pieces(df, format, types, missing, fetch_size):
         if kind == "head":
             yield (
                 '{"schema":'
@@ -396,7 +397,7 @@ def respond(
             datarows = [loads(r[0]) for r in rows.collect()]
     else:
         datarows = []
-        for kind, payload in _pieces(df, format, types, missing, fetch_size):
+        for kind, payload in response_pieces(df, format, types, missing, fetch_size):
             if kind == "rows":
                 datarows.extend(loads(t) for t in payload)
     return {

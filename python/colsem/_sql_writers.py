@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
-from ._respond import TypeSystem, _pieces, loads, respond_iter
+from ._respond import TypeSystem, loads, respond_iter, response_pieces
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame
@@ -62,7 +62,7 @@ def _json_text(value: Any) -> str:
 
 def _rows(df: DataFrame, fetch_size: int) -> Iterator[tuple[str, Any]]:
     """("schema", names) then every row as a list of Python values."""
-    for kind, payload in _pieces(df, "jdbc", "spark", "null", fetch_size):
+    for kind, payload in response_pieces(df, "jdbc", "spark", "null", fetch_size):
         if kind == "head":
             yield "schema", [c["name"] for c in payload]
         elif kind == "rows":

@@ -5,7 +5,12 @@ import java.util.{Collections, WeakHashMap}
 import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
+import io.colsem.errors.ColsemErrors
+import io.colsem.guards.{SinglePassResolverGuard, VersionGuard}
+import io.colsem.jar.BuildInfo
+import io.colsem.settings.{ColsemConf, ValidateColsemConf}
 import io.colsem.shims.SparkShims
+import io.colsem.status.StatusTableFunction
 
 /**
  * colsem's entry point, reached through `spark.sql.extensions=io.colsem.ColsemExtensions` or the

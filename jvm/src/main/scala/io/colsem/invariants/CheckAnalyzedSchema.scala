@@ -3,7 +3,7 @@ package io.colsem.invariants
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.colsem.UserQueries
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Check rule, on every analyzed plan: invariants 1 (no qualifier in an output name) and 2 (unique

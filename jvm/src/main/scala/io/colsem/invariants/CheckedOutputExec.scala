@@ -10,7 +10,7 @@ import org.apache.spark.sql.execution.datasources.WriteFilesExec
 import org.apache.spark.sql.execution.datasources.v2.V2TableWriteExec
 import org.apache.spark.sql.vectorized.ColumnarBatch
 
-import io.colsem.ColsemErrors
+import io.colsem.errors.ColsemErrors
 
 /**
  * Invariant 4: every row and columnar batch the query returns has the plan's schema. Sits at the

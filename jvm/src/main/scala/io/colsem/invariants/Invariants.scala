@@ -11,7 +11,9 @@ import org.apache.spark.sql.catalyst.plans.logical.{Command, CommandResult, Logi
 import org.apache.spark.sql.execution.colsem.RunningQuery
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, ColsemErrors, UserQueries}
+import io.colsem.errors.ColsemErrors
+import io.colsem.settings.ColsemConf
+import io.colsem.vocabulary.UserQueries
 
 /**
  * What one query's checks share across its phases. Spark runs a query's analysis, optimization and

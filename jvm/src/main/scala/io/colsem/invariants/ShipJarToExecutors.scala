@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.execution.{ColumnarRule, SparkPlan}
 
-import io.colsem.ExecutorJar
+import io.colsem.jar.ExecutorJar
 
 /**
  * Ships colsem's jar to the executors (`SparkContext.addJar`, through [[ExecutorJar]]) when a

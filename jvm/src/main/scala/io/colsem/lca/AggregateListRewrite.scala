@@ -8,8 +8,9 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan}
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, FunctionKinds, LateralAliasCandidate, PendingItemName}
+import io.colsem.settings.ColsemConf
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.{FunctionKinds, LateralAliasCandidate, PendingItemName}
 
 /**
  * The lateral aliases of an aggregate SELECT list. Aliases used inside aggregate function

@@ -7,7 +7,8 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.catalyst.plans.logical.{LocalRelation, LogicalPlan, Project, Window}
 
-import io.colsem.{ColsemErrors, LateralAliasCandidate}
+import io.colsem.errors.ColsemErrors
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * The aliases a SELECT list's items use, computed once each below the list: one Project per

@@ -3,7 +3,7 @@ package io.colsem.lca
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedExtractValue}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, Literal}
 
-import io.colsem.{LateralAliasCandidate, PlanTags}
+import io.colsem.vocabulary.{LateralAliasCandidate, PlanTags}
 
 /**
  * A SELECT list's explicit aliases (not the names Spark or a dialect gives an unaliased item) by

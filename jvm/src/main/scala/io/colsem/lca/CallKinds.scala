@@ -8,7 +8,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.catalyst.expressions.aggregate.{AggregateExpression, AggregateFunction}
 
-import io.colsem.{FunctionKinds, LateralAliasCandidate}
+import io.colsem.vocabulary.{FunctionKinds, LateralAliasCandidate}
 
 /** What kind of call a (possibly still unresolved) SELECT item makes: a window, an aggregate,
  *  a non-deterministic function; and whether computing it again costs only the computation. */

@@ -5,7 +5,7 @@ import org.apache.spark.sql.catalyst.expressions.Expression
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
-import io.colsem.LateralAliasCandidate
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /** The [[LateralAliasCandidate]] marks in a plan: whether an expression holds one, and the plain
  *  names again where colsem leaves a list to Spark's native support. */

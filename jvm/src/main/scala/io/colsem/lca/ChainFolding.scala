@@ -4,7 +4,7 @@ import org.apache.spark.sql.SparkSession
 
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression}
 
-import io.colsem.LateralAliasCandidate
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * Which aliases of a long chain are folded into their users instead of being computed below the

@@ -5,7 +5,8 @@ import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAlias}
 import org.apache.spark.sql.catalyst.expressions.{Alias, Expression, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.colsem.{ColsemErrors, FunctionKinds, LateralAliasCandidate, PendingItemName}
+import io.colsem.errors.ColsemErrors
+import io.colsem.vocabulary.{FunctionKinds, LateralAliasCandidate, PendingItemName}
 
 /**
  * What each [[LateralAliasCandidate]] of one SELECT list means over the list's input, decided once

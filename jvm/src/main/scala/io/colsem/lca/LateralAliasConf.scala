@@ -2,7 +2,7 @@ package io.colsem.lca
 
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, LateralAliasScope}
+import io.colsem.settings.{ColsemConf, LateralAliasScope}
 
 /** The lateral-alias feature's settings, read once per rule application. */
 object LateralAliasConf {

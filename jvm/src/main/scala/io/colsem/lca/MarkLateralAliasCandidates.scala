@@ -12,7 +12,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{
 }
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{LateralAliasCandidate, UserQueries}
+import io.colsem.vocabulary.{LateralAliasCandidate, UserQueries}
 
 /**
  * Hints-batch rule (before Resolution): in each SELECT list, wraps every name whose first part is

@@ -7,8 +7,9 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, LogicalPlan, Proj
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_ATTRIBUTE
 
-import io.colsem.{ColsemErrors, FunctionKinds, UserQueries}
+import io.colsem.errors.ColsemErrors
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.{FunctionKinds, UserQueries}
 
 /**
  * Post-hoc rule that never changes a plan: a name in a SELECT list that only a later item (or

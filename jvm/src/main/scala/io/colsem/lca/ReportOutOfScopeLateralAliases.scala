@@ -9,8 +9,10 @@ import org.apache.spark.sql.catalyst.plans.logical.{Aggregate, Filter, LogicalPl
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.{PLAN_EXPRESSION, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.{ColsemConf, ColsemErrors, LateralAliasCandidate, LateralAliasScope}
+import io.colsem.errors.ColsemErrors
+import io.colsem.settings.{ColsemConf, LateralAliasScope}
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * Post-hoc rule that never changes a plan: a name that means a select-list alias only in a scope

@@ -1,8 +1,8 @@
 package io.colsem.lca
 
 import org.apache.spark.sql.SparkSession
-import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAlias, UnresolvedAttribute}
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
+import org.apache.spark.sql.catalyst.analysis.{Star, UnresolvedAttribute}
+import org.apache.spark.sql.catalyst.expressions.NamedExpression
 
 import org.apache.spark.sql.catalyst.plans.logical.{
   Aggregate, AnalysisHelper, Filter, LogicalPlan, Project
@@ -14,7 +14,8 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{
   LATERAL_COLUMN_ALIAS_REFERENCE, UNRESOLVED_ATTRIBUTE
 }
 
-import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQueries}
+import io.colsem.settings.LateralAliasScope
+import io.colsem.vocabulary.{LateralAliasCandidate, UserQueries}
 
 /**
  * Resolution rule: resolves the [[LateralAliasCandidate]]s of a SELECT list whose input is
@@ -29,6 +30,7 @@ import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQuer
  *  - [[AliasMaterialization]]: the used aliases computed once each, one Project per level below
  *    the list, and the [[Substitution]] by which the list reads them;
  *  - [[ChainFolding]]: in long lists, short plain chains folded into their users;
+ *  - [[ProjectionRewrite]]: projection lists, over a WHERE naming their aliases or not;
  *  - [[AggregateListRewrite]]: aggregate lists (per-row aliases below, per-group ones above);
  *  - [[AggregateSubqueries]]: subqueries of aggregate lists naming an alias, above the Aggregate.
  * A plain SELECT list:
@@ -44,7 +46,7 @@ import io.colsem.{ColsemConf, LateralAliasCandidate, LateralAliasScope, UserQuer
 class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
   import CallKinds.isNondeterministicCall
   import Candidates.{hasCandidate, unmark}
-  import ComputedAliases.{unwrapNamedReferences, PrivatePrefix}
+  import ComputedAliases.unwrapNamedReferences
 
   override def apply(plan: LogicalPlan): LogicalPlan = {
     if (!plan.containsAnyPattern(UNRESOLVED_ATTRIBUTE, LATERAL_COLUMN_ALIAS_REFERENCE)) return plan
@@ -155,14 +157,14 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
       if (list.hasStar || list.hasAggregateCall || WhereAliases.lacksMore(f.condition, uses)) {
         inlineWhereAliases(p, list.items, f, uses)
       } else {
-        rewriteProject(p, Some((f, uses)), list.subqueryUsesOver(f.child)).getOrElse(p)
+        projection(p, Some((f, uses)), list.subqueryUsesOver(f.child)).getOrElse(p)
       }
     case _ if list.waitsForStar => p
     case _ if list.isGlobalAggregate =>
       aggregateList(Aggregate(Nil, p.projectList, p.child), AggregateParent.Other)
         .getOrElse(unmark(p))
     case _ if list.isProjectionReadingAliases =>
-      rewriteProject(p, None, list.subqueryUses).getOrElse(unmark(p))
+      projection(p, None, list.subqueryUses).getOrElse(unmark(p))
     case _ => unwrapLeftovers(p)
   }
 
@@ -202,6 +204,8 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
   private def aggregateList: AggregateListRewrite =
     new AggregateListRewrite(session, conf, nativeDepth)
 
+  private def projection: ProjectionRewrite = new ProjectionRewrite(session, conf, nativeDepth)
+
   /** An aggregate list's aliases in the WHERE below it (or a list with a star): computed per
    *  group, after the WHERE, so the Filter gets their expressions; a non-deterministic one cannot
    *  be shared so, and stays Spark's unresolved name. uses: the condition's names meaning
@@ -220,97 +224,5 @@ class ResolveLateralAliases(session: SparkSession) extends Rule[LogicalPlan] {
     if (inlined.isEmpty) operator
     else operator.withNewChildren(Seq(f.copy(condition =
       WhereAliases.rewrite(f.condition, inlined, WhereAliases.inline(binding)))))
-  }
-
-  /** A SELECT list: the aliases its items use computed below it, the list on top reading them;
-   *  None when a level does not resolve on its own (the native path then gets the plain names).
-   *  where: the unresolved WHERE below the list with its names that mean the list's aliases,
-   *  which are computed below it (and its condition reads them there), the other used aliases
-   *  above it. subqueryUses: the names in the list's subqueries that mean its aliases. */
-  private def rewriteProject(
-      p: Project,
-      where: Option[(Filter, Map[UnresolvedAttribute, Int])],
-      subqueryUses: Map[Int, SubqueryAliases.Uses]): Option[LogicalPlan] = {
-    val input = where.fold(p.child)(_._1.child)
-    val binding = LateralAliasBinding(
-      session,
-      conf.resolver,
-      p.projectList.toIndexedSeq,
-      input,
-      subqueryUses)
-    val wanted = binding.used
-    val materialization = new AliasMaterialization(session, conf.resolver)
-    val maxDepth = ColsemConf.LateralAliasMaxDepth.readFrom(conf)
-    val filtered: Option[(LogicalPlan, Option[Substitution])] = where match {
-      case None =>
-        // Aliases a WHERE rewrite computed already (the list reads their columns): a subquery
-        // resolved after it names those columns.
-        val computed = binding.items.indices.flatMap(j =>
-          binding.items(j) match {
-            case Alias(a: Attribute, _)
-                if a.name.startsWith(PrivatePrefix) && input.outputSet.contains(a) => Some(j -> a)
-            case _ => None
-          }).toMap
-        Some((
-          input,
-          if (computed.isEmpty) None
-          else
-            Some(Substitution(binding, conf.resolver, computed, Set.empty, ComputedNames.Private))))
-      case Some((f, uses)) =>
-        WhereAliases.checkPerRow(session, binding, uses)
-        val start =
-          Substitution(binding, conf.resolver, Map.empty, Set.empty, ComputedNames.Private)
-        materialization.materialize(
-          binding,
-          input,
-          binding.closure(uses.values.toSet),
-          ListKind.Projection,
-          nativeDepth,
-          maxDepth,
-          Some(start)).map { case (below, substitution) =>
-          val condition =
-            WhereAliases.rewrite(
-              f.condition,
-              uses,
-              substitution.value(_, _, AliasReading.ByAttribute))
-          (Filter(condition, below), Some(substitution))
-        }
-    }
-    filtered.flatMap { case (base, start) =>
-      materialization.materialize(
-        binding,
-        base,
-        wanted -- start.fold(Set.empty[Int])(_.computed.keySet),
-        ListKind.Projection,
-        nativeDepth,
-        maxDepth,
-        start)
-    }.map {
-      case (below, computedBelow) =>
-        // An item without an alias is named by Spark from its text.
-        def readingOf(item: NamedExpression): AliasReading = item match {
-          case UnresolvedAlias(_, None) => AliasReading.ForNaming
-          case _ => AliasReading.ByAttribute
-        }
-        val substitution = computedBelow.readingFolded(
-          binding.items.indices.filterNot(computedBelow.computed.contains)
-            .map(i => (i, readingOf(binding.items(i)))))
-        val top = binding.items.indices.map { i =>
-          substitution.computed.get(i).map(substitution.output(i, _)).getOrElse(binding.items(
-            i) match {
-            case UnresolvedAlias(c: LateralAliasCandidate, None) => binding.meaning((i, c)) match {
-                case Right(j) => substitution.reference(c, j)
-                case Left(expr) => UnresolvedAlias(expr)
-              }
-            // A folded alias a level read: its value as resolved there, not rebuilt from the
-            // values it reads for Spark to resolve and walk again (a tree F deep per item).
-            case a: Alias if substitution.resolvedFolded.contains(i) =>
-              a.withNewChildren(Seq(substitution.resolvedFolded(i))).asInstanceOf[NamedExpression]
-            case item =>
-              substitution.substitute(i, item, readingOf(item)).asInstanceOf[NamedExpression]
-          })
-        }
-        Project(top, below)
-    }
   }
 }

@@ -9,7 +9,8 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
-import io.colsem.{ColsemErrors, LateralAliasCandidate}
+import io.colsem.errors.ColsemErrors
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * Earlier select-list aliases named inside a subquery of a later item (scalar, EXISTS, IN), as

@@ -10,7 +10,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 
-import io.colsem.LateralAliasCandidate
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * How the items of a SELECT list read the aliases computed below it (`computed`, by item) or

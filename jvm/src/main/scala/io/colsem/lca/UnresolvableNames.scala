@@ -6,8 +6,8 @@ import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.analysis.{Resolver, UnresolvedAttribute}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 
-import io.colsem.{FunctionKinds, UserQueries}
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.{FunctionKinds, UserQueries}
 
 /**
  * Whether vanilla Spark gives a name no meaning at all, so that it would fail with

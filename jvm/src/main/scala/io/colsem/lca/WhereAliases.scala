@@ -6,7 +6,8 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.Filter
 import org.apache.spark.sql.catalyst.trees.Origin
 
-import io.colsem.{ColsemErrors, LateralAliasCandidate}
+import io.colsem.errors.ColsemErrors
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * Select-list aliases named in the WHERE directly below the list, as DuckDB and Snowflake read

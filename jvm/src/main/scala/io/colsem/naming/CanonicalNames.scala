@@ -8,8 +8,8 @@ import org.apache.spark.sql.catalyst.analysis.{
 import org.apache.spark.sql.catalyst.expressions._
 import org.apache.spark.sql.types.{BooleanType, DecimalType, NumericType, StringType}
 
-import io.colsem.LateralAliasCandidate
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * The `canonical` name of an expression, computed from the expression as parsed (before

@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.expressions.{AttributeReference, NamedExpre
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
 
-import io.colsem.UserQueries
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Resolution rule for the `sqlite` dialect: a bare column of the outermost SELECT is named as the

@@ -14,8 +14,8 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{UNRESOLVED_ALIAS, UNRESOLVED_ATTRIBUTE}
 
-import io.colsem.{FunctionKinds, LateralAliasCandidate, UserQueries}
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.{FunctionKinds, LateralAliasCandidate, UserQueries}
 
 /**
  * Hints-batch rule (before Resolution): names every unaliased item of every SELECT list (Project

@@ -4,7 +4,7 @@ import java.util.Locale
 
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.ColsemConf
+import io.colsem.settings.ColsemConf
 
 /** How colsem names the unaliased items of a SELECT list (`spark.colsem.naming.dialect`). */
 sealed abstract class NamingDialect(val key: String)
@@ -28,9 +28,9 @@ object NamingDialect {
 
   val all: Seq[NamingDialect] = Seq(Spark, Canonical, Postgres, MySQL, SQLite)
 
-  /** Registered for views (see [[io.colsem.ColsemConfEntry.registerForViews]]): a view's body is
-   *  named as it was at creation, and its stored column names still match (otherwise a view made
-   *  under `postgres` fails to read with INCOMPATIBLE_VIEW_SCHEMA_CHANGE). */
+  /** Registered for views (see [[io.colsem.settings.ColsemConfEntry.registerForViews]]): a view's
+   *  body is named as it was at creation, and its stored column names still match (otherwise a
+   *  view made under `postgres` fails to read with INCOMPATIBLE_VIEW_SCHEMA_CHANGE). */
   def registerForViews(): Unit = ColsemConf.NamingDialectName.registerForViews()
 
   /** The session's dialect; Spark when colsem is disabled or the value is bad (which

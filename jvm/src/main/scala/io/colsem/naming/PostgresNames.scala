@@ -12,8 +12,8 @@ import org.apache.spark.sql.catalyst.plans.logical.{
 }
 import org.apache.spark.sql.types._
 
-import io.colsem.LateralAliasCandidate
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /**
  * PostgreSQL's name for an unaliased SELECT item (its parser's FigureColname), computed from the

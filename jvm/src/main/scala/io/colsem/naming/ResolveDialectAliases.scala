@@ -18,8 +18,8 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{
 import org.apache.spark.sql.catalyst.util.{toPrettySQL, AUTO_GENERATED_ALIAS}
 import org.apache.spark.sql.types.MetadataBuilder
 
-import io.colsem.PlanTags
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.PlanTags
 
 /**
  * Resolution rule: turns the [[UnresolvedDialectAlias]] items of a SELECT list into Aliases once

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.{
 import org.apache.spark.sql.catalyst.trees.TreePattern.{TreePattern, UNRESOLVED_ALIAS}
 import org.apache.spark.sql.types.DataType
 
-import io.colsem.PendingItemName
+import io.colsem.vocabulary.PendingItemName
 
 /**
  * An unaliased SELECT item whose dialect name is decided (from the expression as parsed) but whose

@@ -5,8 +5,9 @@ import org.apache.spark.sql.catalyst.expressions.{
 }
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, Project, SubqueryAlias}
 
-import io.colsem.{ColsemErrors, TableFunctions}
+import io.colsem.errors.ColsemErrors
 import io.colsem.shims.SparkShims
+import io.colsem.status.TableFunctions
 
 /**
  * `SELECT * FROM colsem_with_presence(TABLE(q))`: the rows of the query, view or table `q`, its

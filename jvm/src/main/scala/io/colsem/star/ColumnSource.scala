@@ -22,7 +22,8 @@ import org.apache.spark.sql.connect.colsem.PipelineDatasets
 import org.apache.spark.sql.execution.colsem.{SessionCatalogTables, TableReferences}
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation
 
-import io.colsem.{ColsemErrors, StarStrategy}
+import io.colsem.errors.ColsemErrors
+import io.colsem.settings.StarStrategy
 import io.colsem.shims.StreamingSources
 
 /**

@@ -8,7 +8,8 @@ import org.apache.spark.sql.internal.SQLConf
 import org.apache.spark.sql.types.{BooleanType, IntegerType, StringType}
 import org.apache.spark.unsafe.types.UTF8String
 
-import io.colsem.{ColsemErrors, TableFunctions}
+import io.colsem.errors.ColsemErrors
+import io.colsem.status.TableFunctions
 
 /**
  * `SELECT * FROM colsem_columns('t')`: every column of a table, view or temp view, whether `*`

@@ -10,8 +10,8 @@ import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.CurrentOrigin
 import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT, UNRESOLVED_RELATION}
 
-import io.colsem.UserQueries
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Hints-batch rule (before Resolution, so before Spark expands any star): when the session asks

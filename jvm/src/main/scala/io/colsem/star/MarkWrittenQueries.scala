@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, V2WriteCommand}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreeNodeTag
 
-import io.colsem.UserQueries
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Hints-batch rule (Spark 4; before Resolution) for data safety. A DataFrame write into a DSv2

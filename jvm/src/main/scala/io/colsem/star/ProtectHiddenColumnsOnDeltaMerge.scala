@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.expressions.{Alias, Expression}
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.ColsemErrors
+import io.colsem.errors.ColsemErrors
 
 /**
  * Check rule for data safety: Delta's own merge API (`DeltaTable.merge(source, ...)

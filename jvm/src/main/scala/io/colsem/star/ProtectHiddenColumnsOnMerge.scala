@@ -4,7 +4,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, MergeIntoTable,
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.COMMAND
 
-import io.colsem.ColsemErrors
+import io.colsem.errors.ColsemErrors
 
 /**
  * Resolution rule for data safety: once the target and the held source of a MERGE with

@@ -11,7 +11,8 @@ import org.apache.spark.sql.execution.colsem.SessionCatalogTables
 import org.apache.spark.sql.execution.datasources.SaveIntoDataSourceCommand
 import org.apache.spark.sql.sources.DataSourceRegister
 
-import io.colsem.{ColsemErrors, UserQueries}
+import io.colsem.errors.ColsemErrors
+import io.colsem.vocabulary.UserQueries
 
 /**
  * Resolution rule for data safety. While the session hides columns from `*`, a query that went

@@ -2,7 +2,8 @@ package io.colsem.star
 
 import org.apache.spark.sql.internal.SQLConf
 
-import io.colsem.{ColsemConf, ColsemErrors, StarStrategy}
+import io.colsem.errors.ColsemErrors
+import io.colsem.settings.{ColsemConf, StarStrategy}
 
 /**
  * The session's `*` settings, read once per query: which strategies of

@@ -12,8 +12,8 @@ import org.apache.spark.sql.types.IntegerType
 import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.colsem.LateralAliasCandidate
 import io.colsem.shims.SparkShims
+import io.colsem.vocabulary.LateralAliasCandidate
 
 /** The lateral-alias rule's parts on parsed SELECT lists over `t (a INT, k INT)`: what each name
  *  means ([[LateralAliasBinding]]) and how the used aliases are computed below the list

@@ -6,7 +6,7 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.internal.SQLConf
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.colsem.LateralAliasCandidate
+import io.colsem.vocabulary.LateralAliasCandidate
 
 class MarkLateralAliasCandidatesSuite extends AnyFunSuite {
 

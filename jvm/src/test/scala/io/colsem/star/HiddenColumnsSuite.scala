@@ -14,7 +14,7 @@ import org.apache.spark.sql.catalyst.plans.logical._
 import org.apache.spark.sql.types.{IntegerType, MetadataBuilder, StructType}
 import org.scalatest.funsuite.AnyFunSuite
 
-import io.colsem.StarStrategy
+import io.colsem.settings.StarStrategy
 import io.colsem.shims.SparkShims
 
 /** Which columns a star's input hides, on hand-built resolved plans. */

@@ -7,6 +7,7 @@ import org.scalatest.BeforeAndAfterAll
 import org.scalatest.funsuite.AnyFunSuite
 
 import io.colsem.ColsemExtensions
+import io.colsem.guards.VersionGuard
 import io.colsem.shims.SparkShims
 
 class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
@@ -32,7 +33,7 @@ class ColsemExtensionsSuite extends AnyFunSuite with BeforeAndAfterAll {
     val s = status(spark)
     assert(s("active") === "true")
     assert(
-      s("built_for_spark") === io.colsem.VersionGuard.majorMinor(org.apache.spark.SPARK_VERSION))
+      s("built_for_spark") === VersionGuard.majorMinor(org.apache.spark.SPARK_VERSION))
     assert(s("running_spark") === org.apache.spark.SPARK_VERSION)
     assert(s("spark.colsem.enabled") === "true")
     assert(s("spark.colsem.singlePassResolver.policy") === "warn")
