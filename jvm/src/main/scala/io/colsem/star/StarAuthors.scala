@@ -38,6 +38,13 @@ object StarAuthors {
   /** The frames this reads, for tests/test_spark_internals.py. */
   val Frames: Seq[(String, String)] = Seq(AnalyzerClass -> "executeAndCheck")
 
+  /** [[Frames]] as "class#method", for the test through py4j. */
+  def framesForTest: java.util.List[String] = {
+    val out = new java.util.ArrayList[String]()
+    Frames.foreach { case (c, m) => out.add(s"$c#$m") }
+    out
+  }
+
   def current(session: SparkSession): StarAuthor =
     if (RunningExecution.plan(session).exists(isCommandRunning) || analysisNested())
       StarAuthor.Command
