@@ -36,3 +36,30 @@ def test_colsem_conditions_are_in_sparks_registry(spark):
         session.sql("SELECT 1").collect()
     assert condition(err.value) == "COLSEM_INVALID_CONF_VALUE"
     assert err.value.getSqlState() == "22022"
+
+
+def test_the_stack_frames_star_hiding_reads_exist(spark):
+    """DataFrameCalls and StarAuthors tell a DataFrame call and a nested analysis apart by the
+    (class, method) frames on the stack: each must exist on the running line, or a call that
+    carries columns over (`drop`, `na.fill`) would silently show hidden columns again."""
+    jvm = spark._jvm
+    frames = [
+        str(f).split("#")
+        for f in list(jvm.io.colsem.star.DataFrameCalls.framesForTest())
+        + list(jvm.io.colsem.star.StarAuthors.framesForTest())
+    ]
+    found = []
+    for cls, method in frames:
+        try:
+            methods = jvm.java.lang.Class.forName(cls).getMethods()
+        except Exception:  # a class of another line (classic Dataset moved in 4.0)
+            continue
+        if any(m.getName() == method for m in methods):
+            found.append(f"{cls.rsplit('.', 1)[1]}#{method}")
+    assert sorted(set(found)) == [
+        "Analyzer#executeAndCheck",
+        "DataFrameNaFunctions#fill",
+        "DataFrameNaFunctions#replace",
+        "Dataset#drop",
+        "Dataset#to",
+    ]

@@ -54,7 +54,9 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
         // user aliases).
         session => new naming.NameUnaliasedItems(session),
         // SELECT * strategies: mark stars before Spark expands them, to leave hidden columns out.
-        _ => star.MarkColumnHidingStars,
+        session => new star.MarkColumnHidingStars(session),
+        // ...and tag what DataFrame calls carry over from their input, which stays hidden.
+        _ => star.MarkCarriedColumns,
         // ...and mark a DataFrame write's own query before Spark fills the columns it leaves out.
         _ => star.MarkWrittenQueries,
         // ...and hold back the source of a MERGE with UPDATE SET * / INSERT * until it is checked.

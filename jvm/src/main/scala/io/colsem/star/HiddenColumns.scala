@@ -20,9 +20,11 @@ import org.apache.spark.sql.catalyst.trees.Origin
  * aggregate, a SQL subquery or CTE (Flink's rule: only columns that come straight from a table
  * are hidden). `SELECT * FROM (SELECT _row_id, * FROM events)` keeps `_row_id`; a column
  * re-selected by a DataFrame keeps what its field metadata says, where it is the star's own input.
- * A DataFrame's projections (`withColumn`, `drop`) are choices too: libraries build their plans
- * with them and read them back through `*` (Delta's MERGE does, over the user's session), and
- * must get every column.
+ * A DataFrame call that carries its input's columns over (`withColumn`, `drop`, `na.fill`,
+ * `unionByName`; [[MarkCarriedColumns]]) passes them on, hidden ones included; a column the user
+ * named there is a new attribute and shows. Libraries that build plans with those calls and read
+ * them back through `*` inside a command (Delta's MERGE) get every column: their stars are no
+ * user's ([[StarAuthors]]).
  * {{{
  *   spark.readStream.table("events").withWatermark("ts", "10 seconds").select("*")
  *
@@ -65,6 +67,16 @@ object HiddenColumns {
       case SubqueryAlias(_, child) if isChoice(underAliases(child)) =>
         Map.empty // a subquery: its columns were chosen explicitly
       case p @ Project(_, j: Join) if isUsingJoinProjection(p) => passedOn(p, walk(j, false))
+      case p: Project if CarriedColumns.of(p).isDefined =>
+        // A DataFrame call's projection (withColumn, drop, na.fill): what it carried over keeps
+        // its hiding, a column rewritten in place without a name too; its own field metadata
+        // hides where it is the star's input.
+        val rewritten = CarriedColumns.of(p).get.rewritten
+        val inputs = walk(p.child, false)
+        val carried = passedOn(p, inputs) ++ rewritten.flatMap { case (now, was) =>
+          inputs.get(was).map(now -> _)
+        }
+        if (top) merge(carried, ownMetadata(p.output)) else carried
       // A DataFrame's own top operator (`df.select("secret", "id").select("*")`): only the
       // columns its field metadata tags; below an operator, a choice shows every column.
       case _: Project | _: Aggregate => if (top) ownMetadata(plan.output) else Map.empty
@@ -74,6 +86,16 @@ object HiddenColumns {
           passedOn(v, walk(v.child, top)),
           ColumnSource.of(v).map(fromSource).getOrElse(Map.empty))
       case _: CTERelationRef => Map.empty // chosen by the CTE's query
+      case u: Union if u.getTagValue(UnionInputs.Tag).isDefined =>
+        // unionByName: the user's inputs, under the projections Spark added to line them up.
+        val inputs = u.getTagValue(UnionInputs.Tag).get
+        passedOn(
+          u,
+          u.children.map(c => walk(UnionInputs.unionInput(c, inputs), false))
+            .fold(Map.empty)(merge))
+      case j: LateralJoin =>
+        // The lateral subquery's columns are the join's too.
+        passedOn(j, merge(walk(j.left, false), walk(j.right.plan, false)))
       case _ =>
         ColumnSource.of(plan).map(fromSource)
           .getOrElse(passedOn(plan, plan.children.map(walk(_, false)).fold(Map.empty)(merge)))
@@ -128,7 +150,7 @@ object HiddenColumns {
 
   /** An operator whose output is a choice of columns, not its input's columns passed on. */
   private def isChoice(plan: LogicalPlan): Boolean = plan match {
-    case p: Project => !isUsingJoinProjection(p)
+    case p: Project => !isUsingJoinProjection(p) && !CarriedColumns.isCarried(p)
     case _: Aggregate => true
     case _ => false
   }

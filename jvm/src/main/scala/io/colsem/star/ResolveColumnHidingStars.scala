@@ -10,7 +10,8 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PROJECT}
 /**
  * Resolution rule: once the input of a SELECT list holding a [[ColumnHidingStar]] is resolved,
  * works out which of the input's columns the star leaves out ([[HiddenColumns]]), so that Spark's
- * ResolveReferences expands the star without them in the next iteration. 
+ * ResolveReferences expands the star without them in the next iteration. A `*` that
+ * [[TableStatements]] added over `TABLE t` and hides nothing is taken away again.
  */
 object ResolveColumnHidingStars extends Rule[LogicalPlan] {
 
@@ -19,7 +20,11 @@ object ResolveColumnHidingStars extends Rule[LogicalPlan] {
     if (!plan.containsAnyPattern(PROJECT, AGGREGATE) || StarExclusion.read(conf).isEmpty) plan
     else plan.resolveOperatorsUpWithPruning(_.containsAnyPattern(PROJECT, AGGREGATE)) {
       case p: Project if p.childrenResolved && p.projectList.exists(isPending) =>
-        markLeftOut(p, p.copy(projectList = decide(p.projectList, p.child)))
+        val decided = p.copy(projectList = decide(p.projectList, p.child))
+        // The `*` of `TABLE t` / pipe `FROM t` (TableStatements) goes again where it hides
+        // nothing: the analyzed plan is vanilla's.
+        if (TableStatements.isAdded(p) && hidesNothing(decided.projectList)) p.child
+        else markLeftOut(p, decided)
       case a: Aggregate if a.childrenResolved && a.aggregateExpressions.exists(isPending) =>
         markLeftOut(a, a.copy(aggregateExpressions = decide(a.aggregateExpressions, a.child)))
     }
@@ -40,6 +45,12 @@ object ResolveColumnHidingStars extends Rule[LogicalPlan] {
     val names = plan.children.flatMap(_.output).filter(a => hidden.contains(a.exprId)).map(_.name)
     if (names.nonEmpty) plan.setTagValue(LeftOut, names)
     plan
+  }
+
+  private def hidesNothing(items: Seq[NamedExpression]): Boolean = items.forall {
+    case s: ColumnHidingStar => s.hidden.forall(_.isEmpty)
+    case UnresolvedAlias(s: ColumnHidingStar, _) => s.hidden.forall(_.isEmpty)
+    case _ => true
   }
 
   private def isPending(item: NamedExpression): Boolean = item match {

@@ -41,6 +41,13 @@ object SparkShims extends SharedShims {
   /** Spark 3.5 has no `* EXCEPT`. */
   def isStarExcept(e: Expression): Boolean = false
 
+  /** Spark 3.5 has no `* EXCEPT` and no pipe syntax. */
+  def isStarExceptOrReplace(e: Expression): Boolean = false
+
+  /** Spark 3.5's `withColumn(s)` builds a projection of resolved columns: no star to find (and no
+   *  Hints-batch rule to look; docs/versions.md). */
+  def isColumnKeepingStar(e: Expression): Boolean = false
+
   /** Spark 3.5 has no VARIANT: MISSING comes from MAP lookups only. */
   def variantPresence(e: Expression): Option[Expression] = None
 

@@ -1,7 +1,10 @@
 package io.colsem.shims
 
 import org.apache.spark.sql.{AnalysisException, SparkSession, SparkSessionExtensions}
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedFunction, UnresolvedStarExceptOrReplace}
+import org.apache.spark.sql.catalyst.analysis.{
+  UnresolvedFunction, UnresolvedStarExceptOrReplace, UnresolvedStarWithColumns,
+  UnresolvedStarWithColumnsRenames
+}
 import org.apache.spark.sql.catalyst.expressions.{
   Expression, FunctionTableSubqueryArgumentExpression, IsNotNull, SortOrder
 }
@@ -65,6 +68,16 @@ object SparkShims extends SharedShims {
   /** `* EXCEPT (...)` without REPLACE (Spark 4 parses both into one class). */
   def isStarExcept(e: Expression): Boolean = e match {
     case s: UnresolvedStarExceptOrReplace => s.replacements.isEmpty
+    case _ => false
+  }
+
+  /** `* EXCEPT (...)` or `* REPLACE`-like stars of pipe `|> SET` / `|> DROP` (one class). */
+  def isStarExceptOrReplace(e: Expression): Boolean = e.isInstanceOf[UnresolvedStarExceptOrReplace]
+
+  /** The star Spark builds for DataFrame `withColumn(s)`, `withMetadata` and
+   *  `withColumnRenamed(s)`: every column of the input, some replaced, renamed or added. */
+  def isColumnKeepingStar(e: Expression): Boolean = e match {
+    case _: UnresolvedStarWithColumns | _: UnresolvedStarWithColumnsRenames => true
     case _ => false
   }
 

@@ -3,7 +3,7 @@ package org.apache.spark.sql.execution.colsem
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.execution.{QueryExecution, SQLExecution, SparkPlan, SparkStrategy}
+import org.apache.spark.sql.execution.{QueryExecution, SparkPlan, SparkStrategy}
 import org.apache.spark.sql.execution.command.ExplainCommand
 import org.apache.spark.sql.execution.colsem.ClassicSessions.asClassic
 
@@ -20,10 +20,7 @@ object PlanningInternals {
   /** Whether the SQL execution running on this thread is an EXPLAIN: the plans it makes describe a
    *  query that never runs. */
   def explaining(session: SparkSession): Boolean =
-    Option(session.sparkContext.getLocalProperty(SQLExecution.EXECUTION_ID_KEY))
-      .flatMap(v => scala.util.Try(v.toLong).toOption)
-      .flatMap(id => Option(SQLExecution.getQueryExecution(id)))
-      .exists(_.logical.isInstanceOf[ExplainCommand])
+    RunningExecution.plan(session).exists(_.isInstanceOf[ExplainCommand])
 
   /** The optimizer's batches as (batch name, max iterations, rules). `batches` is protected in
    *  Scala and public in bytecode. */
