@@ -43,8 +43,7 @@ object ColsemErrors {
         "suggestion" -> suggestion.map(s => s" Did you mean '$s'?").getOrElse(""),
         "knownKeys" -> knownKeys.mkString(", ")))
 
-  /** The single-pass resolver would answer without colsem's rules: `key` turned it on, its value
-   *  came from `source` (setting, environment, default), `turnOff` says how to turn it off. */
+  /** `key` (from `source`: setting, environment or default) turned the single-pass resolver on. */
   def singlePassResolverActive(key: String, source: String, turnOff: String): AnalysisException =
     error(
       "COLSEM_SINGLE_PASS_RESOLVER",
