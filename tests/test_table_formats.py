@@ -246,7 +246,10 @@ def run_session_script_logging(
         SESSION + script,
         env={"COLSEM_AUTOREGISTER": "0"},
         args=[str(work), PACKAGES],
-        timeout=900,
+        # A guard against a hung script, not a speed check: the main script runs every write and
+        # read case in one session, about six minutes alone on a slow 2-core machine, and CI runs
+        # another group's script beside it.
+        timeout=1800,
         long_running=long_running,
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
