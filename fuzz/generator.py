@@ -107,6 +107,19 @@ class Generator(Expressions):
         self.counter += 1
         return f"c{self.counter}"
 
+    def append_item(
+        self, items: list[Item], e: Node, t: str, ctx: Ctx, used: set, must_alias: bool
+    ) -> None:
+        """A select item of `e`, aliased when it must be or three times in four; an alias later
+        items may read becomes one of ctx's lateral aliases."""
+        alias = None
+        if must_alias or self.chance(0.75):
+            alias = self.alias_name(used)
+            used.add(alias)
+        items.append(Item(e, alias))
+        if alias and self.lateral_ok(alias, ctx):
+            ctx.lats.append(self.lat_info(alias, t, e, ctx))
+
     def lateral_ok(self, alias: str, ctx: Ctx) -> bool:
         names = {c.name.lower() for c in ctx.scope + ctx.outer}
         return alias.lower() not in names
@@ -162,13 +175,7 @@ class Generator(Expressions):
                 e, t = self.col_node(ci, ctx.scope), ci.typ
             else:
                 e = self.expr(t, ctx, self.rng.randint(0, 3))
-            alias = None
-            if must_alias or self.chance(0.75):
-                alias = self.alias_name(used)
-                used.add(alias)
-            items.append(Item(e, alias))
-            if alias and self.lateral_ok(alias, ctx):
-                ctx.lats.append(self.lat_info(alias, t, e, ctx))
+            self.append_item(items, e, t, ctx, used, must_alias)
         return items
 
     def star(self, ctx: Ctx) -> StarItem:
@@ -271,13 +278,7 @@ class Generator(Expressions):
                 e = Grouping(fn, [LatRef(a.lower(), self.spell(a), I) for a in names])
             else:
                 e = self.expr(t, ctx, self.rng.randint(0, 2))
-            alias = None
-            if must_alias or self.chance(0.75):
-                alias = self.alias_name(used)
-                used.add(alias)
-            items.append(Item(e, alias))
-            if alias and self.lateral_ok(alias, ctx):
-                ctx.lats.append(self.lat_info(alias, t, e, ctx))
+            self.append_item(items, e, t, ctx, used, must_alias)
         # A subquery item reading earlier aliases (an aggregate's too), under extraScopes=SUBQUERY:
         # only in a list whose items all have aliases, which its derived-table form lists by name.
         sub_item = None
