@@ -232,7 +232,8 @@ check: lint venv-test install
 #                   default: ScalaTest and pytest without the long tier and the line-independent
 #                   tests (-m "not long and not once": the layer graph, drawings, harness units,
 #                   make dry runs, which the default line's run checks once).
-# CI (.ci/run) runs all three and the table formats; nothing is left out of every tier.
+# CI (.ci/run) runs `make test`, the corpus slice and the other lines' tiers, and the table formats;
+# the rest of the long tier is run by hand (docs/development.md, "CI"). No test is in no tier.
 TIER_CORE := not long and not formats
 TIER_LONG := long
 TIER_LINE := not long and not once and not formats
