@@ -325,16 +325,26 @@ def matrix(spark, events: str, dims: str) -> dict[str, list[str] | str]:  # type
     return out
 
 
-def expected(vanilla: dict[str, list[str] | str], spark_35: bool) -> dict[str, list[str] | str]:
+# Through Spark Connect the planner fills values with calls colsem's stack frames
+# (DataFrameCalls) do not see, so these show every column there (docs/versions.md).
+SHOWN_ON_CONNECT = frozenset({"na.fill", "fillna"})
+
+
+def expected(
+    vanilla: dict[str, list[str] | str], spark_35: bool, connect: bool = False
+) -> dict[str, list[str] | str]:
     """What each case shows while `TAGGED` hides: vanilla's columns without the hidden ones where
     the operator passes columns on, vanilla's where it chooses them; vanilla's error where vanilla
-    refuses. Spark 3.5: DataFrame stars stay vanilla (no Hints-batch rule, docs/versions.md)."""
+    refuses. Spark 3.5: DataFrame stars stay vanilla (no Hints-batch rule, docs/versions.md);
+    Connect: SHOWN_ON_CONNECT's calls show every column."""
     keeps = {op.name: op for op in OPERATORS}
     out: dict[str, list[str] | str] = {}
     for case, columns in vanilla.items():
         _, name, form = case.split("/")
         op = keeps.get(name)
         passes = op.keeps if op else True
+        if connect and name in SHOWN_ON_CONNECT:
+            passes = False
         if spark_35 and form != "sql" and op and op.keeps_on_35 is not None:
             passes = op.keeps_on_35
         if isinstance(columns, str) or not passes or (spark_35 and form.startswith("df")):

@@ -602,7 +602,7 @@ spark.stop()
     # The operator matrix (tests/star_matrix.py) through Connect, as in a classic session.
     vanilla, hiding = out.pop("vanilla"), out.pop("hiding")
     assert len(vanilla) == len(hiding) > 100
-    expected = star_matrix.expected(vanilla, spark_35=False)
+    expected = star_matrix.expected(vanilla, spark_35=False, connect=True)
     assert {case: hiding[case] for case in expected if hiding[case] != expected[case]} == {}
     assert out == {
         "session": "pyspark.sql.connect.session",
