@@ -54,7 +54,8 @@ if DIST_DIR:
 LOCAL_CONNECT_FILES = ("test_connect_local.py", "test_pipelines.py", "test_streaming.py")
 LOCAL_CONNECT_UNIT = "tests/local-connect-15002"
 DURATIONS = TESTS / "durations.json"
-# COLSEM_RECORD_DURATIONS=<file>: write this run's seconds per file there (the format above).
+# COLSEM_RECORD_DURATIONS=<file>: write this run's seconds per file there (the format above);
+# <folder>/ (a trailing slash, as .ci/run sets it): a file per run there, named by line and process.
 RECORD_DURATIONS = os.environ.get("COLSEM_RECORD_DURATIONS")
 
 
@@ -101,7 +102,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     # The controller's run only (xdist workers set workerinput).
     if RECORD_DURATIONS and _recorded and not hasattr(session.config, "workerinput"):
         rounded = {file: round(value, 1) for file, value in sorted(_recorded.items())}
-        Path(RECORD_DURATIONS).write_text(json.dumps(rounded, indent=1) + "\n")
+        target = Path(RECORD_DURATIONS)
+        if RECORD_DURATIONS.endswith("/"):
+            target.mkdir(parents=True, exist_ok=True)
+            target = target / f"spark-{running_line()}-{os.getpid()}.json"
+        target.write_text(json.dumps(rounded, indent=1) + "\n")
 
 
 # spark-defaults.conf for every Spark JVM the tests start (JIT and GC flags only; see the file).

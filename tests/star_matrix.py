@@ -219,7 +219,7 @@ METHODS = {
             "repartitionById repartitionByRange replace sample sampleBy sort sortWithinPartitions "
             "subtract transform union unionAll unionByName unpersist where withColumn "
             "withColumnRenamed withColumns withColumnsRenamed withMetadata withWatermark "
-            "nearestByJoin zipWithIndex"
+            "nearestByJoin zipWithIndex drop_duplicates_within_watermark"
         ).split(),
         PASSES,
     ),
@@ -239,7 +239,9 @@ METHODS = {
             "executionInfo explain first foreach foreachPartition head inputFiles isEmpty isLocal "
             "isStreaming is_cached mergeInto pandas_api plot printSchema rdd registerTempTable "
             "sameSemantics schema semanticHash show sparkSession sql_ctx stat storageLevel tail "
-            "take toArrow toLocalIterator toPandas write writeStream writeTo"
+            "take toArrow toLocalIterator toPandas write writeStream writeTo "
+            # PySpark 3.5's: pandas-on-Spark frames, and Connect's session check and plan factory.
+            "to_koalas to_pandas_on_spark checkSameSparkSession withPlan"
         ).split(),
         NO_DATAFRAME,
     ),

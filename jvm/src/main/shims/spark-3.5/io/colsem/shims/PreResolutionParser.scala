@@ -7,7 +7,9 @@ import org.apache.spark.sql.catalyst.expressions.{Expression, SubqueryExpression
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.{LogicalPlan, MergeIntoTable}
 import org.apache.spark.sql.catalyst.rules.Rule
-import org.apache.spark.sql.catalyst.trees.TreePattern.{AGGREGATE, PLAN_EXPRESSION, PROJECT}
+import org.apache.spark.sql.catalyst.trees.TreePattern.{
+  AGGREGATE, PLAN_EXPRESSION, PROJECT, UNRESOLVED_RELATION
+}
 import org.apache.spark.sql.types.{DataType, StructType}
 
 /**
@@ -44,9 +46,11 @@ class PreResolutionParser(
    *  substitutions (so a CTE body is part of its statement, an INSERT's included, and a named
    *  window is spelt out). When no rule changes anything, the parsed plan is returned as parsed:
    *  colsem's settings off, the analyzer gets exactly what vanilla Spark's would. A MERGE is seen
-   *  even without a SELECT (`USING v`): the rules hold back its source. */
+   *  even without a SELECT (`USING v`): the rules hold back its source; so is `TABLE t`, which
+   *  reads as `SELECT * FROM t` (io.colsem.star.TableStatements). */
   private def prepared(parsed: LogicalPlan): LogicalPlan = {
-    if (!parsed.containsAnyPattern(PROJECT, AGGREGATE) && !parsed.isInstanceOf[MergeIntoTable])
+    if (!parsed.containsAnyPattern(PROJECT, AGGREGATE, UNRESOLVED_RELATION) &&
+        !parsed.isInstanceOf[MergeIntoTable])
       return parsed
     val substituted = session.sessionState.analyzer.WindowsSubstitution(CTESubstitution(parsed))
     val marked = rules.foldLeft(substituted)((p, rule) => everywhere(p, rule))
