@@ -19,6 +19,11 @@ object DataFrameCall {
   /** `na.fill(value, cols)`, `na.fill(map)`, `na.replace(cols, ...)`: the named columns rewritten,
    *  the others carried over. */
   case object RewriteNamed extends DataFrameCall
+
+  /** `na.fill(value)` or `na.fill(value, cols)` as Spark Connect's planner calls it
+   *  (`fillValue(value, Option(cols))`), whose frame does not say which: the projection does
+   *  ([[MarkCarriedColumns]]). */
+  case object RewriteOfKind extends DataFrameCall
 }
 
 /**
@@ -26,7 +31,9 @@ object DataFrameCall {
  * `Dataset.drop(String...)`, `to` and `DataFrameNaFunctions.fill`/`replace` build a projection of
  * already-resolved columns, which after analysis looks like a user's `select` of the same columns;
  * only the call that built it tells them apart. Innermost frame wins (`na.fill` selects through
- * `Dataset.select`). Read only for a resolved projection of a plan not parsed from SQL text.
+ * `Dataset.select`); Spark Connect's planner calls `fillValue` directly (4.1+), which is read only
+ * where no public `fill` frame is on the stack. Read only for a resolved projection of a plan not
+ * parsed from SQL text.
  */
 object DataFrameCalls {
 
@@ -41,6 +48,8 @@ object DataFrameCalls {
     Datasets.toSeq.sorted.flatMap(c => Seq(c -> "drop", c -> "to")) ++
       NaFunctions.toSeq.sorted.flatMap(c => Seq(c -> "fill", c -> "replace"))
 
+  private val ConnectFill = "fillValue"
+
   /** `java.util.List` view of [[Frames]] as "class#method", for the test through py4j. */
   def framesForTest: java.util.List[String] = {
     val out = new java.util.ArrayList[String]()
@@ -52,8 +61,15 @@ object DataFrameCalls {
     val walker = java.lang.StackWalker.getInstance()
     val found = walker.walk[java.util.Optional[java.lang.StackWalker.StackFrame]](frames =>
       frames.filter(f => isCall(f.getClassName, f.getMethodName)).findFirst())
-    if (found.isPresent) Some(classify(found.get)) else None
+    if (found.isPresent) Some(classify(found.get))
+    else if (walker.walk[java.lang.Boolean](_.anyMatch(isConnectFill))) {
+      Some(DataFrameCall.RewriteOfKind)
+    } else None
   }
+
+  private def isConnectFill(f: java.lang.StackWalker.StackFrame): Boolean =
+    NaFunctions.contains(f.getClassName) && f.getMethodName == ConnectFill &&
+      f.getDescriptor.startsWith("(Ljava/lang/Object;Lscala/Option;)")
 
   private def isCall(cls: String, method: String): Boolean =
     (Datasets.contains(cls) && (method == "drop" || method == "to")) ||

@@ -1,10 +1,11 @@
 package io.colsem.star
 
-import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, NamedExpression}
+import org.apache.spark.sql.catalyst.expressions.{Alias, Attribute, Literal, NamedExpression}
 import org.apache.spark.sql.catalyst.plans.logical.{
   DataFrameDropColumns, LogicalPlan, Project, Union
 }
 import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.types.{BooleanType, DataType, NumericType, StringType}
 
 import io.colsem.shims.SparkShims
 
@@ -19,7 +20,8 @@ import io.colsem.shims.SparkShims
  *  - `drop(Column)`'s `DataFrameDropColumns`;
  *  - a projection of already-resolved columns that no user's `select` builds (theirs name columns
  *    by string, or by `df["x"]`, which carries `__dataset_id` metadata): `drop(names)` and
- *    `na.fill`/`na.replace` build them, `to(schema)` too, which chooses ([[DataFrameCalls]]);
+ *    `na.fill`/`na.replace` build them, `to(schema)` too, which chooses ([[DataFrameCalls]]); Spark
+ *    Connect's `na.fill` rewrote every column of its value's kind unless columns were named;
  *  - a by-name union's inputs ([[UnionInputs]]).
  * {{{
  *   'Project [unresolvedstarwithcolumns(upper, upper('name))]          [carried]
@@ -72,8 +74,26 @@ object MarkCarriedColumns extends Rule[LogicalPlan] {
     case Some(DataFrameCall.DropByName) | Some(DataFrameCall.RewriteNamed) =>
       Some(CarriedColumns())
     case Some(DataFrameCall.RewriteAll) => Some(CarriedColumns(rewrittenInPlace(p)))
+    case Some(DataFrameCall.RewriteOfKind) =>
+      // Every column of the fill value's kind rewritten: no columns were named (or all of them).
+      val rewritten = rewrittenInPlace(p)
+      val replaced = rewritten.values.toSet
+      val ofKind = p.child.output.filter(a => fillKind(p).exists(_(a.dataType)))
+      Some(
+        if (ofKind.forall(a => replaced(a.exprId))) CarriedColumns(rewritten)
+        else CarriedColumns())
     case Some(DataFrameCall.ToSchema) | None => None
   }
+
+  /** The kind of column `na.fill`'s value fills (numeric, string or boolean), from the value's
+   *  literal in the projection's rewrites. */
+  private def fillKind(p: Project): Option[DataType => Boolean] =
+    p.projectList.iterator.flatMap(_.collect { case l: Literal if l.value != null => l.dataType })
+      .collectFirst {
+        case _: NumericType => (t: DataType) => t.isInstanceOf[NumericType]
+        case _: StringType => (t: DataType) => t.isInstanceOf[StringType]
+        case BooleanType => (t: DataType) => t == BooleanType
+      }
 
   /** `coalesce(_row_id, 0) AS _row_id`: an alias of one input column under that column's name. */
   private def rewrittenInPlace(p: Project) = p.projectList.collect {
