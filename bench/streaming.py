@@ -2,8 +2,8 @@
 micro-batch of a stateful streaming query, written to bench/results/latest-streaming.{json,md}.
 
 In one JVM: a vanilla session (no extension, built beside colsem's:
-startup.vanilla_session_beside), colsem's session with default settings, and one with
-spark.colsem.invariants=error. Each runs the same stateful aggregation (update mode, into the noop
+startup.vanilla_session_beside), colsem's session with default settings, one with
+spark.colsem.star.exclude=TAGGED and one with spark.colsem.invariants=error. Each runs the same stateful aggregation (update mode, into the noop
 sink) over its own folder of parquet files. Per batch, every mode gets one new file and processes
 it in one micro-batch (a restart from its checkpoint with trigger availableNow, so no query polls
 while another runs); the modes alternate in order from batch to batch. Reported per mode: the
@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 QUERY = "SELECT k, count(*) AS c, sum(v) AS s, max(v) AS m FROM src GROUP BY k"
-MODES = ("vanilla", "default", "invariants_error")
+MODES = ("vanilla", "default", "star_tagged", "invariants_error")
 WARMUP = 3
 
 
@@ -38,7 +38,14 @@ def sessions(spark):  # type: ignore[no-untyped-def]
     vanilla = SparkSession(spark.sparkContext, vanilla_session_beside(spark))
     checked = spark.newSession()
     checked.conf.set("spark.colsem.invariants", "error")
-    return {"vanilla": vanilla, "default": spark.newSession(), "invariants_error": checked}
+    hiding = spark.newSession()
+    hiding.conf.set("spark.colsem.star.exclude", "TAGGED")
+    return {
+        "vanilla": vanilla,
+        "default": spark.newSession(),
+        "star_tagged": hiding,
+        "invariants_error": checked,
+    }
 
 
 def write_file(folder: Path, batch: int, rows: int) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -75,39 +76,37 @@ def _session(spark: SparkSession, settings: dict[str, str]) -> SparkSession:
 
 
 # The lateral aliases Spark's single-pass resolver fails on by itself, before any check rule runs
-# (docs/versions.md). A dual run raises Spark's validation error carrying colsem's fixed-point plan
-# (4.2+) or the single-pass error itself (4.1: an INTERNAL_ERROR); 4.1's tentative mode falls
-# back on no other error than ExplicitlyUnsupportedResolverFeature.
+# (docs/versions.md): colsem's parser sends them to the fixed-point analyzer before Spark chooses
+# (io.colsem.guards.FixedPointRoute); the forced mode has no fall-back.
 SINGLE_PASS_FAILS = {
     "SELECT 10 AS ten, sum(s1 * ten) AS total FROM t1",
     "SELECT s1 AS a, a + 1 AS b, count(*) AS c FROM t1 GROUP BY a, b ORDER BY a",
 }
 
 
-def _spark_fails(mode: str, query: str) -> str | None:
-    """The error class Spark raises for ``query`` under ``mode``, None where colsem answers."""
-    if query not in SINGLE_PASS_FAILS:
-        return None
-    if running_line() == "4.1":
-        return "INTERNAL_ERROR"
-    if mode.startswith("dual_run"):
-        return "HYBRID_ANALYZER_EXCEPTION.SINGLE_PASS_FAILED_FIXED_POINT_SUCCEEDED"
-    return None
-
-
 @pytest.mark.parametrize("mode", sorted(MODES))
 @pytest.mark.parametrize("query", list(QUERIES))
 def test_colsem_answers_under_each_mode_with_a_fall_back(spark, events, mode, query):
-    expected_error = _spark_fails(mode, query)
-    if expected_error:
-        with pytest.raises(AnalysisException) as err:
-            _session(spark, MODES[mode]).sql(query).collect()
-        assert condition(err.value) == expected_error
-        return
     df = _session(spark, MODES[mode]).sql(query)
     assert [tuple(r) for r in df.collect()] == QUERIES[query]
     if query.startswith("SELECT * FROM sp_events"):
         assert df.columns == ["id", "name"]
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_a_routed_query_analyzes_as_without_the_mode(spark, mode):
+    """The parser's COLSEM_FIXED_POINT hint is in the parsed plan only: the analyzed plan is the
+    one a session without the mode gets."""
+    query = "SELECT 10 AS ten, sum(s1 * ten) AS total FROM t1"
+    routed = _session(spark, MODES[mode]).sql(query)._jdf.queryExecution()
+    plain = _session(spark, {}).sql(query)._jdf.queryExecution()
+    assert "COLSEM_FIXED_POINT" in routed.logical().toString()
+    assert "COLSEM_FIXED_POINT" not in plain.logical().toString()
+    assert _normalized(routed.analyzed()) == _normalized(plain.analyzed())
+
+
+def _normalized(plan) -> str:  # type: ignore[no-untyped-def]
+    return re.sub(r"#\d+L?", "#x", plan.toString())
 
 
 @pytest.mark.parametrize("mode", sorted(MODES))
@@ -163,7 +162,8 @@ def test_forced_mode_refuses_what_reaches_colsem_naming_the_key_and_the_way_out(
 
 @pytest.mark.parametrize("query", sorted(SINGLE_PASS_FAILS))
 def test_forced_mode_queries_spark_fails_first(spark, query):
-    """Spark's forced single-pass analyzer fails these itself, before any check rule runs."""
+    """Spark's forced single-pass analyzer fails these itself, before any check rule runs; it has
+    no fall-back, and colsem's parser does not route them (docs/versions.md)."""
     with pytest.raises(AnalysisException) as err:
         _session(spark, FORCED).sql(query).collect()
     assert condition(err.value) == (

@@ -150,12 +150,37 @@ WRITES = {
         t, "SELECT *", "source.id + 100",
         "WHEN NOT MATCHED THEN INSERT (id, msg) VALUES (source.id, source.msg)")),
     "all columns named": ("append", lambda fmt, t, p: spark.table(t).select("id", "msg", "_ts").writeTo(t).append()),
+    # The formats' own commands, which build their plans (and stars) while they run: every
+    # column, the hidden one included, rewritten as it was.
+    "UPDATE t SET msg = upper(msg)": ("upper msg", lambda fmt, t, p: spark.sql(f"UPDATE {t} SET msg = upper(msg)")),
+    "DELETE FROM t WHERE id = 2": ("delete 2", lambda fmt, t, p: spark.sql(f"DELETE FROM {t} WHERE id = 2")),
+    "OPTIMIZE t": ("merge", lambda fmt, t, p: spark.sql(f"OPTIMIZE {t}")),
+    "CALL rewrite_data_files": ("merge", lambda fmt, t, p: spark.sql(
+        f"CALL ice.system.rewrite_data_files(table => '{t.removeprefix('ice.')}', "
+        "options => map('rewrite-all', 'true'))")),
+    "merge-on-read: MERGE from SELECT * (UPDATE SET *, INSERT *)": ("merge", lambda fmt, t, p: (
+        merge_on_read(t), merge(t, "SELECT *", "source.id",
+                                "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"))),
+    "merge-on-read: MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": ("shifted merge", lambda fmt, t, p: (
+        merge_on_read(t), merge(t, "SELECT *, _ts", "source.id + 1",
+                                "WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *"))),
+    "merge-on-read: UPDATE t SET msg = upper(msg)": ("upper msg", lambda fmt, t, p: (
+        merge_on_read(t), spark.sql(f"UPDATE {t} SET msg = upper(msg)"))),
+    "merge-on-read: DELETE FROM t WHERE id = 2": ("delete 2", lambda fmt, t, p: (
+        merge_on_read(t), spark.sql(f"DELETE FROM {t} WHERE id = 2"))),
 }
 FORMATS = [("delta", "table property"), ("delta", "field metadata"), ("iceberg", "table property")]
 
+def merge_on_read(t):
+    """Iceberg's row-level commands write delete files instead of rewriting data files."""
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('write.merge.mode' = 'merge-on-read', "
+              "'write.update.mode' = 'merge-on-read', 'write.delete.mode' = 'merge-on-read')")
+
+ICEBERG_ONLY = {w for w in WRITES if w.startswith("merge-on-read")} | {"CALL rewrite_data_files"}
+
 DELTA_ONLY = {"save(path) append", "DeltaTable.merge insertAll of select('*'), schema evolution",
               "DeltaTable.merge insertAll of select('*', '_ts'), schema evolution",
-              "DeltaTable.merge updateAll of select('*'), schema evolution"}
+              "DeltaTable.merge updateAll of select('*'), schema evolution", "OPTIMIZE t"}
 
 def delta_merge(t, source, condition, actions):
     from delta.tables import DeltaTable
@@ -177,7 +202,7 @@ def merge_with_schema_evolution(fmt, merge):
 result = {"writes": [], "reads": []}
 for fmt, tag in FORMATS:
     for write, (kind, run) in WRITES.items():
-        if write in DELTA_ONLY and fmt != "delta":
+        if (write in DELTA_ONLY and fmt != "delta") or (write in ICEBERG_ONLY and fmt != "iceberg"):
             continue
         table, path = make(fmt, tag)
         before = contents(table)
@@ -194,6 +219,7 @@ for fmt, tag in FORMATS:
         expected = {"append": sorted(before * 2, key=repr), "overwrite": before, "merge": before,
                     "shifted merge": sorted([ROWS[0], ROWS[0], ROWS[1]], key=repr),
                     "upper msg": [(i, m.upper(), ts) for i, m, ts in before],
+                    "delete 2": [r for r in before if r[0] != 2],
                     "insert without _ts": sorted(before + [(i, m, None) for i, m, _ in before], key=repr)}[kind]
         entry["outcome"] = ("unchanged" if after == before and "error" in entry else
                             "kept" if after == expected else
@@ -298,6 +324,14 @@ WRITES: dict[str, object] = {
     "MERGE from SELECT * with explicit UPDATE SET": "kept",
     "MERGE from SELECT * with explicit INSERT (id, msg)": "kept",
     "all columns named": "kept",
+    "UPDATE t SET msg = upper(msg)": "kept",
+    "DELETE FROM t WHERE id = 2": "kept",
+    "OPTIMIZE t": {"delta": "kept"},
+    "CALL rewrite_data_files": {"iceberg": "kept"},
+    "merge-on-read: MERGE from SELECT * (UPDATE SET *, INSERT *)": {"iceberg": REFUSED},
+    "merge-on-read: MERGE from SELECT *, _ts (UPDATE SET *, INSERT *)": {"iceberg": "kept"},
+    "merge-on-read: UPDATE t SET msg = upper(msg)": {"iceberg": "kept"},
+    "merge-on-read: DELETE FROM t WHERE id = 2": {"iceberg": "kept"},
 }
 
 

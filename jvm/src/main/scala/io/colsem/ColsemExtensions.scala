@@ -6,7 +6,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
 import io.colsem.errors.ColsemErrors
-import io.colsem.guards.{SinglePassResolverGuard, VersionGuard}
+import io.colsem.guards.{FixedPointRoute, SinglePassResolverGuard, VersionGuard}
 import io.colsem.jar.BuildInfo
 import io.colsem.settings.{ColsemConf, ValidateColsemConf}
 import io.colsem.shims.SparkShims
@@ -44,9 +44,16 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     naming.NamingDialect.registerForViews()
     // A view created with aliases read in WHERE or subqueries reads its text back with them.
     ColsemConf.LateralAliasExtraScopes.registerForViews()
+    // Spark's single-pass resolver runs none of colsem's rules: a statement that needs them and
+    // that the single-pass resolver fails on before any check rule goes to the fixed-point
+    // analyzer from the parser, before Spark chooses (or is refused there under forced mode).
+    extensions.injectParser((session, parser) =>
+      FixedPointRoute.parser(session, parser, lca.MarkLateralAliasCandidates.marksAny))
     SparkShims.injectPreResolutionRules(
       extensions,
       Seq(
+        // ...whose hint goes again before any other rule reads the plan.
+        _ => FixedPointRoute.Unmark,
         // Lateral column aliases: hide alias names from Spark's one-level-per-iteration support.
         _ => lca.MarkLateralAliasCandidates,
         // Output naming dialects: unaliased items get their dialect's name before Resolution, so

@@ -1,6 +1,10 @@
 package io.colsem.lca
 
-import org.apache.spark.sql.catalyst.analysis.{UnresolvedAlias, UnresolvedAttribute}
+import scala.util.Try
+
+import org.apache.spark.sql.catalyst.analysis.{
+  CTESubstitution, UnresolvedAlias, UnresolvedAttribute
+}
 import org.apache.spark.sql.catalyst.expressions.{
   Alias, Expression, LambdaFunction, NamedExpression, UnresolvedNamedLambdaVariable
 }
@@ -36,6 +40,19 @@ object MarkLateralAliasCandidates extends Rule[LogicalPlan] {
         val marked = markList(a.aggregateExpressions, conf)
         if (unchanged(marked, a.aggregateExpressions)) a else a.copy(aggregateExpressions = marked)
     }
+
+  /** Whether a parsed statement, its WITH definitions and subqueries included, holds a name this
+   *  rule would mark: one that only colsem resolves where Spark's single-pass resolver runs
+   *  instead of the fixed-point analyzer (the guards' FixedPointRoute). A statement Spark's own
+   *  CTE substitution refuses is left for Spark to refuse in its place. */
+  def marksAny(parsed: LogicalPlan): Boolean =
+    !UserQueries.changesConf(parsed) && LateralAliasConf.enabled(conf) &&
+      Try(CTESubstitution(parsed)).toOption.exists(_.collectWithSubqueries {
+        case p: Project => p.projectList
+        case a: Aggregate => a.aggregateExpressions
+      }.exists { items =>
+        items.exists(_.isInstanceOf[Alias]) && !unchanged(markList(items, conf), items)
+      })
 
   private def unchanged(marked: Seq[NamedExpression], original: Seq[NamedExpression]): Boolean =
     marked.zip(original).forall { case (m, o) => m eq o }

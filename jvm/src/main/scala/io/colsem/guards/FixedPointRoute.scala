@@ -1,0 +1,92 @@
+package io.colsem.guards
+
+import java.lang.reflect.{InvocationHandler, InvocationTargetException, Method, Proxy}
+
+import org.apache.spark.sql.SparkSession
+import org.apache.spark.sql.catalyst.parser.ParserInterface
+import org.apache.spark.sql.catalyst.plans.logical.{Command, LogicalPlan, UnresolvedHint}
+import org.apache.spark.sql.catalyst.rules.Rule
+import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_HINT
+
+import io.colsem.settings.ColsemConf
+
+/**
+ * Spark chooses its analyzer after parsing, so the parser is where colsem can still steer the
+ * choice. A statement parsed while a single-pass mode is on that holds what only colsem's rules
+ * resolve and Spark's single-pass resolver fails on before any check rule runs (`onlyColsem`: a
+ * lateral alias native Spark refuses) is routed so that no single-pass attempt is made:
+ *  - tentative mode and dual run: the query goes under a `COLSEM_FIXED_POINT` hint, an operator
+ *    Spark's ResolverGuard does not support, so Spark resolves it with the fixed-point analyzer
+ *    at once; [[Unmark]], colsem's first Hints-batch rule, takes the hint away again, and the
+ *    analyzed plan is what it would have been;
+ *  - forced mode: as parsed. Spark has no fall-back there, and a parser may throw only
+ *    ParseException (the Proxy below would wrap COLSEM_SINGLE_PASS_RESOLVER), so Spark's own
+ *    error stands for these queries (docs/versions.md).
+ * {{{
+ *   SELECT 10 AS ten, sum(s1 * ten) AS total FROM t1      (enabledTentatively=true)
+ *
+ *   'Aggregate [10 AS ten, 'sum('s1 * 'ten) AS total]  =>  'UnresolvedHint COLSEM_FIXED_POINT
+ *   +- 'UnresolvedRelation [t1]                            +- 'Aggregate [...]
+ *                                                             +- 'UnresolvedRelation [t1]
+ * }}}
+ * Golden: none (the modes are session settings):
+ *   tests/test_single_pass.py::test_a_routed_query_analyzes_as_without_the_mode
+ *
+ * With every mode off (the default) the parsed plan is returned as Spark's parser made it, after
+ * three settings are read. A Proxy, not a class: ParserInterface gains methods from line to line
+ * (4.3's `splitStatements`), and each of them must reach the parser colsem wraps.
+ */
+object FixedPointRoute {
+
+  val HintName = "COLSEM_FIXED_POINT"
+
+  def parser(
+      session: SparkSession,
+      delegate: ParserInterface,
+      onlyColsem: LogicalPlan => Boolean): ParserInterface = {
+    val handler = new InvocationHandler {
+      override def invoke(proxy: Any, method: Method, args: Array[AnyRef]): AnyRef = {
+        val result =
+          try method.invoke(delegate, Option(args).getOrElse(Array.empty[AnyRef]): _*)
+          catch { case e: InvocationTargetException => throw e.getCause }
+        result match {
+          case plan: LogicalPlan if method.getName.startsWith("parsePlan") =>
+            route(session, plan, onlyColsem)
+          case other => other
+        }
+      }
+    }
+    Proxy.newProxyInstance(
+      classOf[ParserInterface].getClassLoader,
+      Array[Class[_]](classOf[ParserInterface]),
+      handler).asInstanceOf[ParserInterface]
+  }
+
+  private def route(
+      session: SparkSession,
+      parsed: LogicalPlan,
+      onlyColsem: LogicalPlan => Boolean): LogicalPlan = {
+    val conf = session.sessionState.conf
+    SinglePassMode.of(conf) match {
+      case SinglePassMode.Off | SinglePassMode.Forced(_) => parsed
+      case _ if !ColsemConf.isEnabled(conf) || !onlyColsem(parsed) => parsed
+      case _ => mark(parsed)
+    }
+  }
+
+  /** The query under the hint; a command as it is (EXPLAIN's query falls back as before in the
+   *  tentative mode; a dual run's EXPLAIN reports Spark's verdict on the single-pass leg). */
+  private def mark(plan: LogicalPlan): LogicalPlan = plan match {
+    case c: Command => c
+    case query => UnresolvedHint(HintName, Nil, query)
+  }
+
+  /** Hints-batch rule, colsem's first: the route's hint taken away. */
+  object Unmark extends Rule[LogicalPlan] {
+    override def apply(plan: LogicalPlan): LogicalPlan =
+      if (!plan.containsPattern(UNRESOLVED_HINT)) plan
+      else plan.resolveOperatorsDownWithPruning(_.containsPattern(UNRESOLVED_HINT)) {
+        case UnresolvedHint(HintName, _, child) => child
+      }
+  }
+}
