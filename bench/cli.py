@@ -23,15 +23,18 @@ family, each module's docstring says what it measures:
               Python UDF calls per row behind an alias used three times (1.0 = evaluated once)
   shapes      shape_X: the lateral-alias shapes native Spark refuses: analysis and a run, colsem
               as written vs vanilla running the hand-inlined query (both alternating in colsem's)
-  star        star_N: analysis of `SELECT *` on an N-column table, default and hiding 10 %
+  star        star_N: analysis of `SELECT *` on an N-column table, default and hiding 10 %;
+              star_same_jvm_N (N = 100, 1,000, 10,000): the same in one JVM, a vanilla session
+              beside colsem's, default (target <= 1.01) and hiding (target <= 1.10)
   responses   respond_stream_N: stream an N-row result as a jdbc response to /dev/null: peak RSS
               of the Python process and rows/s (1M and 10M rows: a flat peak RSS is the bound)
-  streaming   the cost per micro-batch of a stateful streaming query: vanilla, colsem's defaults
-              and invariants=error in one JVM (latest-streaming.{json,md})
+  streaming   the cost per micro-batch of a stateful streaming query: vanilla, colsem's defaults,
+              star.exclude=TAGGED and invariants=error in one JVM (latest-streaming.{json,md})
 Reported: the median over `--runs` processes per mode, and colsem/vanilla ratios.
 `--only streaming` runs bench/streaming.py alone; a full `make bench` (`--only all`) runs it first.
-`--only costs` runs colsem's processes alone, each measuring the two cost targets only: same_jvm
-(with the RuleExecutor's metering of colsem's rules) and the lateral chains against their
+`--only costs` runs colsem's processes alone, each measuring the cost targets only: same_jvm
+(with the RuleExecutor's metering of colsem's rules and the timing of its check rules), the wide
+`SELECT *` in one JVM, and the lateral chains against their
 alias-free twins, with the 10,000/1,000 ratio and each chain's heap (the heap pools' peak during
 its analysis; bench/results/latest-costs.{json,md}).
 `--quick` runs everything once, on the first QUICK_QUERIES TPC-DS queries and small responses (CI
