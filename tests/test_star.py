@@ -52,6 +52,9 @@ def test_dataframe_star_hides_table_columns(hiding):
     assert df.columns == ["id", "v", "_row_id"]  # the table itself: every column
     assert df.select("*").columns == ["id", "v"]
     assert df.select(F.col("*")).columns == ["id", "v"]
+    # df["*"]: the DataFrame's own star (resolved against it, with its plan id).
+    assert df.select(df["*"]).columns == ["id", "v"]
+    assert df.withColumn("w", F.lit(1)).select(df["*"]).columns == ["id", "v"]
     assert df.selectExpr("_row_id", "*").columns == ["_row_id", "id", "v"]
     assert sorted(tuple(r) for r in df.select("*").collect()) == [(1, "a"), (2, "b")]
 
