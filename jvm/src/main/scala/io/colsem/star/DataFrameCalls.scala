@@ -31,7 +31,7 @@ object DataFrameCall {
  * `Dataset.drop(String...)`, `to` and `DataFrameNaFunctions.fill`/`replace` build a projection of
  * already-resolved columns, which after analysis looks like a user's `select` of the same columns;
  * only the call that built it tells them apart. Innermost frame wins (`na.fill` selects through
- * `Dataset.select`); Spark Connect's planner calls `fillValue` directly (4.1+), which is read only
+ * `Dataset.select`); Spark Connect's planner calls `fillValue` directly (4.x), which is read only
  * where no public `fill` frame is on the stack. Read only for a resolved projection of a plan not
  * parsed from SQL text.
  */
