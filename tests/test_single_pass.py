@@ -77,7 +77,7 @@ def _session(spark: SparkSession, settings: dict[str, str]) -> SparkSession:
 
 # The lateral aliases Spark's single-pass resolver fails on by itself, before any check rule runs
 # (docs/versions.md): colsem's parser sends them to the fixed-point analyzer before Spark chooses
-# (io.colsem.guards.FixedPointRoute); the forced mode has no fall-back.
+# (io.colsem.guards.FixedPointRoute), or refuses them there under the forced mode.
 SINGLE_PASS_FAILS = {
     "SELECT 10 AS ten, sum(s1 * ten) AS total FROM t1",
     "SELECT s1 AS a, a + 1 AS b, count(*) AS c FROM t1 GROUP BY a, b ORDER BY a",
@@ -160,12 +160,27 @@ def test_forced_mode_refuses_what_reaches_colsem_naming_the_key_and_the_way_out(
     }
 
 
-@pytest.mark.parametrize("query", sorted(SINGLE_PASS_FAILS))
-def test_forced_mode_queries_spark_fails_first(spark, query):
-    """Spark's forced single-pass analyzer fails these itself, before any check rule runs; it has
-    no fall-back, and colsem's parser does not route them (docs/versions.md)."""
+@pytest.mark.parametrize(
+    "query", sorted(SINGLE_PASS_FAILS | {"SELECT s1 * 2 AS d, sum(d) OVER () AS w FROM t1"})
+)
+def test_forced_mode_refuses_lateral_aliases_before_spark_fails_on_them(spark, query):
+    """Spark's forced single-pass analyzer fails these itself, before any check rule runs: colsem's
+    parser refuses them first with the error every other query gets under the forced mode (as a
+    ParseException, all a parser may throw); under policy `warn` Spark's own error stands."""
     with pytest.raises(AnalysisException) as err:
         _session(spark, FORCED).sql(query).collect()
+    assert condition(err.value) == "COLSEM_SINGLE_PASS_RESOLVER"
+    assert err.value.getSqlState() == "0A000"
+    assert err.value.getMessageParameters() == {
+        "key": PREFIX + "enabled",
+        "source": "setting",
+        "turnOff": f"SET {PREFIX}enabled=false",
+    }
+    if query not in SINGLE_PASS_FAILS:
+        return
+    warn = _session(spark, {**FORCED, "spark.colsem.singlePassResolver.policy": "warn"})
+    with pytest.raises(AnalysisException) as err:
+        warn.sql(query).collect()
     assert condition(err.value) == (
         "INTERNAL_ERROR"
         if running_line() == "4.1"

@@ -2,6 +2,7 @@ package io.colsem.errors
 
 import org.apache.spark.ErrorClassesJsonReader
 import org.apache.spark.sql.AnalysisException
+import org.apache.spark.sql.catalyst.parser.ParseException
 import org.apache.spark.sql.catalyst.trees.Origin
 
 import io.colsem.shims.{AnalysisExceptions, SparkShims}
@@ -48,6 +49,10 @@ object ColsemErrors {
     error(
       "COLSEM_SINGLE_PASS_RESOLVER",
       Map("key" -> key, "source" -> source, "turnOff" -> turnOff))
+
+  /** `refusal` raised while `command` is parsed, where nothing but a ParseException may go. */
+  def atParse(command: String, refusal: AnalysisException): ParseException =
+    AnalysisExceptions.parseRefusal(command, refusal.errorClass.get, refusal.messageParameters)
 
   /**
    * Spark's own AMBIGUOUS_LATERAL_COLUMN_ALIAS error (class, SQLSTATE and parameters as its native
@@ -149,9 +154,7 @@ object ColsemErrors {
   def lateralAliasTooDeep(depth: Int, maxDepth: Int, origin: Origin): AnalysisException =
     error(
       "COLSEM_LATERAL_ALIAS_TOO_DEEP",
-      Map(
-        "depth" -> depth.toString,
-        "maxDepth" -> maxDepth.toString),
+      Map("depth" -> depth.toString, "maxDepth" -> maxDepth.toString),
       Some(origin))
 
   def starPatternRequired(): AnalysisException = error("COLSEM_STAR_PATTERN_REQUIRED", Map.empty)
@@ -256,11 +259,7 @@ object ColsemErrors {
       reason: String): AnalysisException =
     error(
       "COLSEM_JAR_NOT_ON_EXECUTORS",
-      Map(
-        "feature" -> feature,
-        "master" -> master,
-        "location" -> location,
-        "reason" -> reason))
+      Map("feature" -> feature, "master" -> master, "location" -> location, "reason" -> reason))
 
   def columnsArguments(count: Int): AnalysisException =
     error("COLSEM_COLUMNS_ARGUMENTS", Map("argumentCount" -> count.toString))

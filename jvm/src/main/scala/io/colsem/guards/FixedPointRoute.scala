@@ -8,6 +8,7 @@ import org.apache.spark.sql.catalyst.plans.logical.{Command, LogicalPlan, Unreso
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_HINT
 
+import io.colsem.errors.ColsemErrors
 import io.colsem.settings.ColsemConf
 
 /**
@@ -19,9 +20,9 @@ import io.colsem.settings.ColsemConf
  *    Spark's ResolverGuard does not support, so Spark resolves it with the fixed-point analyzer
  *    at once; [[Unmark]], colsem's first Hints-batch rule, takes the hint away again, and the
  *    analyzed plan is what it would have been;
- *  - forced mode: as parsed. Spark has no fall-back there, and a parser may throw only
- *    ParseException (the Proxy below would wrap COLSEM_SINGLE_PASS_RESOLVER), so Spark's own
- *    error stands for these queries (docs/versions.md).
+ *  - forced mode (no fall-back) under policy `error`: COLSEM_SINGLE_PASS_RESOLVER here, where
+ *    Spark would fail with its own error before the guard's check rule sees the query; as a
+ *    ParseException, the only exception a parser may throw (the Proxy wraps any other).
  * {{{
  *   SELECT 10 AS ten, sum(s1 * ten) AS total FROM t1      (enabledTentatively=true)
  *
@@ -49,10 +50,10 @@ object FixedPointRoute {
         val result =
           try method.invoke(delegate, Option(args).getOrElse(Array.empty[AnyRef]): _*)
           catch { case e: InvocationTargetException => throw e.getCause }
-        result match {
-          case plan: LogicalPlan if method.getName.startsWith("parsePlan") =>
-            route(session, plan, onlyColsem)
-          case other => other
+        (result, Option(args).flatMap(_.headOption)) match {
+          case (plan: LogicalPlan, Some(text: String)) if method.getName.startsWith("parsePlan") =>
+            route(session, text, plan, onlyColsem)
+          case _ => result
         }
       }
     }
@@ -64,12 +65,18 @@ object FixedPointRoute {
 
   private def route(
       session: SparkSession,
+      text: String,
       parsed: LogicalPlan,
       onlyColsem: LogicalPlan => Boolean): LogicalPlan = {
     val conf = session.sessionState.conf
     SinglePassMode.of(conf) match {
-      case SinglePassMode.Off | SinglePassMode.Forced(_) => parsed
+      case SinglePassMode.Off => parsed
       case _ if !ColsemConf.isEnabled(conf) || !onlyColsem(parsed) => parsed
+      case SinglePassMode.Forced(on) =>
+        if (ColsemConf.SinglePassResolverPolicy.readFrom(conf) == "warn") parsed
+        else throw ColsemErrors.atParse(
+          text,
+          ColsemErrors.singlePassResolverActive(on.key, on.source.describe, on.turnOff))
       case _ => mark(parsed)
     }
   }
