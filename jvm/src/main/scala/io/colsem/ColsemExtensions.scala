@@ -6,7 +6,7 @@ import org.apache.spark.internal.Logging
 import org.apache.spark.sql.{SparkSessionExtensions, SparkSessionExtensionsProvider}
 
 import io.colsem.errors.ColsemErrors
-import io.colsem.guards.{FixedPointRoute, SinglePassResolverGuard, VersionGuard}
+import io.colsem.guards.{FixedPointRoute, SinglePassMode, SinglePassResolverGuard, VersionGuard}
 import io.colsem.jar.BuildInfo
 import io.colsem.settings.{ColsemConf, ValidateColsemConf}
 import io.colsem.shims.SparkShims
@@ -47,8 +47,10 @@ class ColsemExtensions extends SparkSessionExtensionsProvider with Logging {
     // Spark's single-pass resolver runs none of colsem's rules: a statement that needs them and
     // that the single-pass resolver fails on before any check rule goes to the fixed-point
     // analyzer from the parser, before Spark chooses (or is refused there under forced mode).
-    extensions.injectParser((session, parser) =>
-      FixedPointRoute.parser(session, parser, lca.MarkLateralAliasCandidates.marksAny))
+    if (SinglePassMode.exists) {
+      extensions.injectParser((session, parser) =>
+        FixedPointRoute.parser(session, parser, lca.MarkLateralAliasCandidates.marksAny))
+    }
     SparkShims.injectPreResolutionRules(
       extensions,
       Seq(

@@ -34,8 +34,11 @@ import io.colsem.settings.ColsemConf
  *   tests/test_single_pass.py::test_a_routed_query_analyzes_as_without_the_mode
  *
  * With every mode off (the default) the parsed plan is returned as Spark's parser made it, after
- * three settings are read. A Proxy, not a class: ParserInterface gains methods from line to line
- * (4.3's `splitStatements`), and each of them must reach the parser colsem wraps.
+ * three settings are read; on Spark 3.5, which has no single-pass resolver, there is no route. A
+ * Proxy, not a class: ParserInterface gains methods from line to line (4.3's `splitStatements`),
+ * and each of them must reach the parser colsem wraps. A Proxy passes on the unchecked exceptions
+ * and the ParseExceptions the interface declares, which is all Spark's parser throws (it turns
+ * its AnalysisExceptions into ParseExceptions).
  */
 object FixedPointRoute {
 

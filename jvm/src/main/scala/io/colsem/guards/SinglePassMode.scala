@@ -100,6 +100,9 @@ object SinglePassMode {
     SampleRateKey,
     Prefix + "runExtendedResolutionChecks")
 
+  /** Whether this Spark has a single-pass resolver at all (3.5 has none). */
+  def exists: Boolean = registered.contains(EnabledKey)
+
   /** Those of [[Keys]] this Spark registers (`getConfString` of another key throws). */
   private lazy val registered: Set[String] = {
     val fresh = new SQLConf
