@@ -1,7 +1,5 @@
 package io.colsem.guards
 
-import java.lang.reflect.{InvocationHandler, InvocationTargetException, Method, Proxy}
-
 import org.apache.spark.sql.SparkSession
 import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.{Command, LogicalPlan, UnresolvedHint}
@@ -10,6 +8,7 @@ import org.apache.spark.sql.catalyst.trees.TreePattern.UNRESOLVED_HINT
 
 import io.colsem.errors.ColsemErrors
 import io.colsem.settings.ColsemConf
+import io.colsem.shims.SparkShims
 
 /**
  * Spark chooses its analyzer after parsing, so the parser is where colsem can still steer the
@@ -22,7 +21,7 @@ import io.colsem.settings.ColsemConf
  *    analyzed plan is what it would have been;
  *  - forced mode (no fall-back) under policy `error`: COLSEM_SINGLE_PASS_RESOLVER here, where
  *    Spark would fail with its own error before the guard's check rule sees the query; as a
- *    ParseException, the only exception a parser may throw (the Proxy wraps any other).
+ *    ParseException, which every caller of a parser expects.
  * {{{
  *   SELECT 10 AS ten, sum(s1 * ten) AS total FROM t1      (enabledTentatively=true)
  *
@@ -34,11 +33,10 @@ import io.colsem.settings.ColsemConf
  *   tests/test_single_pass.py::test_a_routed_query_analyzes_as_without_the_mode
  *
  * With every mode off (the default) the parsed plan is returned as Spark's parser made it, after
- * three settings are read; on Spark 3.5, which has no single-pass resolver, there is no route. A
- * Proxy, not a class: ParserInterface gains methods from line to line (4.3's `splitStatements`),
- * and each of them must reach the parser colsem wraps. A Proxy passes on the unchecked exceptions
- * and the ParseExceptions the interface declares, which is all Spark's parser throws (it turns
- * its AnalysisExceptions into ParseExceptions).
+ * three settings are read; on Spark 3.5, which has no single-pass resolver, there is no route.
+ * The parser is each line's `io.colsem.shims.RoutingParser`: ParserInterface gains methods from
+ * line to line (4.3's `splitStatements`), and it passes on every exception of the parser it wraps
+ * unchanged.
  */
 object FixedPointRoute {
 
@@ -47,24 +45,8 @@ object FixedPointRoute {
   def parser(
       session: SparkSession,
       delegate: ParserInterface,
-      onlyColsem: LogicalPlan => Boolean): ParserInterface = {
-    val handler = new InvocationHandler {
-      override def invoke(proxy: Any, method: Method, args: Array[AnyRef]): AnyRef = {
-        val result =
-          try method.invoke(delegate, Option(args).getOrElse(Array.empty[AnyRef]): _*)
-          catch { case e: InvocationTargetException => throw e.getCause }
-        (result, Option(args).flatMap(_.headOption)) match {
-          case (plan: LogicalPlan, Some(text: String)) if method.getName.startsWith("parsePlan") =>
-            route(session, text, plan, onlyColsem)
-          case _ => result
-        }
-      }
-    }
-    Proxy.newProxyInstance(
-      classOf[ParserInterface].getClassLoader,
-      Array[Class[_]](classOf[ParserInterface]),
-      handler).asInstanceOf[ParserInterface]
-  }
+      onlyColsem: LogicalPlan => Boolean): ParserInterface =
+    SparkShims.routingParser(delegate, (text, plan) => route(session, text, plan, onlyColsem))
 
   private def route(
       session: SparkSession,

@@ -5,6 +5,7 @@ import org.apache.spark.sql.catalyst.analysis.UnresolvedFunction
 import org.apache.spark.sql.catalyst.expressions.{
   Expression, FunctionTableSubqueryArgumentExpression, SortOrder
 }
+import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 
@@ -82,6 +83,12 @@ object SparkShims extends SharedShims {
    *  statement instead (SQL text and view text, nested CTEs and subqueries included), through a
    *  parser wrapping Spark's. Plans the DataFrame API builds are never parsed: they stay
    *  vanilla. */
+  /** Spark 3.5 has no single-pass resolver, so nothing to route: `delegate` itself. */
+  def routingParser(
+      delegate: ParserInterface,
+      route: (String, LogicalPlan) => LogicalPlan): ParserInterface =
+    delegate
+
   def injectPreResolutionRules(
       extensions: SparkSessionExtensions,
       rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =

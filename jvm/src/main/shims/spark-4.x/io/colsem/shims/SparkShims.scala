@@ -9,6 +9,7 @@ import org.apache.spark.sql.catalyst.expressions.{
   Expression, FunctionTableSubqueryArgumentExpression, IsNotNull, SortOrder
 }
 import org.apache.spark.sql.catalyst.expressions.variant.VariantGet
+import org.apache.spark.sql.catalyst.parser.ParserInterface
 import org.apache.spark.sql.catalyst.plans.logical.{CTERelationDef, LogicalPlan}
 import org.apache.spark.sql.catalyst.rules.Rule
 import org.apache.spark.sql.internal.SQLConf
@@ -128,6 +129,12 @@ object SparkShims extends SharedShims {
 
   /** Rules that must see the plan before Resolution (stars unexpanded, names unresolved), in
    *  order: Spark 4's Hints batch, which runs before Resolution on every plan analyzed. */
+  /** `delegate`, each statement's plan passed through `route` (guards' FixedPointRoute). */
+  def routingParser(
+      delegate: ParserInterface,
+      route: (String, LogicalPlan) => LogicalPlan): ParserInterface =
+    new RoutingParser(delegate, route)
+
   def injectPreResolutionRules(
       extensions: SparkSessionExtensions,
       rules: Seq[SparkSession => Rule[LogicalPlan]]): Unit =
