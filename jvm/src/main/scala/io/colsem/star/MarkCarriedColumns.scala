@@ -78,7 +78,8 @@ object MarkCarriedColumns extends Rule[LogicalPlan] {
       // Every column of the fill value's kind rewritten: no columns were named (or all of them).
       val rewritten = rewrittenInPlace(p)
       val replaced = rewritten.values.toSet
-      val ofKind = p.child.output.filter(a => fillKind(p).exists(_(a.dataType)))
+      val kind = fillKind(p)
+      val ofKind = p.child.output.filter(a => kind.exists(_(a.dataType)))
       Some(
         if (ofKind.forall(a => replaced(a.exprId))) CarriedColumns(rewritten)
         else CarriedColumns())
